@@ -1,0 +1,3 @@
+from posviz import ui
+
+ui.header("extrapolation")

@@ -1,0 +1,101 @@
+"""Shared look of every figure: fonts readable on a projector, colour-blind-safe
+scales, fixed ranges for compared panels, float32 payloads and decimation."""
+import numpy as np
+import plotly.graph_objects as go
+
+FONT = dict(family="Noto Sans, Noto Sans CJK SC, Arial, sans-serif", size=15)
+PRESENT_FONT = 24
+# Diverging data: RdBu reversed (blue < 0 < red) is colour-blind safe; always zmid=0.
+DIVERGING = "RdBu_r"
+# Sequential data (distances, buckets, probabilities): viridis is perceptually uniform.
+SEQUENTIAL = "Viridis"
+# Okabe-Ito palette: distinguishable with every common colour-vision deficiency.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+MAX_CELLS = 160_000   # a heatmap never sends more cells than a screen can show (400 x 400)
+MAX_POINTS = 4_000    # a line never sends more points than pixels
+
+
+def layout(fig, *, title=None, x_title=None, y_title=None, height=420, legend=True):
+    """Apply the house layout to `fig` and return it."""
+    fig.update_layout(
+        title=dict(text=title, x=0.01, xanchor="left") if title else None,
+        font=FONT, height=height, margin=dict(l=60, r=20, t=60 if title else 30, b=55),
+        template="plotly_white", showlegend=legend,
+        colorway=PALETTE, legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+    )
+    if x_title is not None:
+        fig.update_xaxes(title_text=x_title)
+    if y_title is not None:
+        fig.update_yaxes(title_text=y_title)
+    return fig
+
+
+def f32(a):
+    """Any array-like -> contiguous float32 numpy (plotly sends it as compact base64)."""
+    if hasattr(a, "detach"):
+        a = a.detach().cpu().numpy()
+    return np.ascontiguousarray(np.asarray(a, dtype=np.float32))
+
+
+def decimate_axis(n, max_n):
+    """Indices that keep at most max_n of n evenly spaced samples (always keeps 0)."""
+    if n <= max_n:
+        return np.arange(n)
+    step = int(np.ceil(n / max_n))
+    return np.arange(0, n, step)
+
+
+def decimate_2d(z, max_cells=MAX_CELLS):
+    """z [R,C] -> (z', row_idx, col_idx) with R'*C' <= max_cells, by striding."""
+    z = f32(z)
+    r, c = z.shape
+    side = int(np.sqrt(max_cells))
+    ri, ci = decimate_axis(r, side), decimate_axis(c, side)
+    return z[np.ix_(ri, ci)], ri, ci
+
+
+def heatmap(z, *, x=None, y=None, colorscale=DIVERGING, zmin=None, zmax=None, zmid=None,
+            colorbar_title=None, text=None, hover="x=%{x}<br>y=%{y}<br>z=%{z:.4g}", showscale=True):
+    """A decimated float32 heatmap trace. Diverging scales get zmid=0 unless told otherwise.
+
+    x, y: coordinates of the columns / rows (default 0..n-1), decimated with z.
+    text: optional per-cell labels, only used when the heatmap is small (<= 400 cells).
+    """
+    zd, ri, ci = decimate_2d(z)
+    xs = np.arange(np.shape(z)[1]) if x is None else np.asarray(x)
+    ys = np.arange(np.shape(z)[0]) if y is None else np.asarray(y)
+    if colorscale == DIVERGING and zmid is None:
+        zmid = 0.0
+    kw = {}
+    if text is not None and zd.size <= 400:
+        kw = dict(text=np.asarray(text)[np.ix_(ri, ci)], texttemplate="%{text}")
+    return go.Heatmap(z=zd, x=xs[ci], y=ys[ri], colorscale=colorscale, zmin=zmin, zmax=zmax,
+                      zmid=zmid, colorbar=dict(title=colorbar_title), hovertemplate=hover,
+                      showscale=showscale, **kw)
+
+
+def line_xy(x, y):
+    """Decimate a line to at most MAX_POINTS points; float32 payloads."""
+    idx = decimate_axis(len(x), MAX_POINTS)
+    return f32(np.asarray(x)[idx]), f32(np.asarray(y)[idx])
+
+
+def symmetric_range(*arrays):
+    """(-m, m) with m the largest |value| over all arrays: one fixed scale for compared panels."""
+    m = max(float(np.nanmax(np.abs(f32(a)))) for a in arrays)
+    m = m if m > 0 else 1.0
+    return -m, m
+
+
+def presentation(fig):
+    """Projector mode: larger fonts and thicker lines, same colours and ranges."""
+    fig.update_layout(font=dict(size=PRESENT_FONT), title_font=dict(size=PRESENT_FONT + 4))
+    fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
+    fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
+    for tr in fig.data:
+        if getattr(tr, "type", None) == "scatter":
+            width = (tr.line.width or 2) if tr.line is not None else 2
+            tr.update(line=dict(width=max(3.5, width * 1.8)))
+    if fig.layout.height:
+        fig.update_layout(height=int(fig.layout.height * 1.2))
+    return fig

@@ -1,0 +1,242 @@
+"""The only module of posviz that imports streamlit.
+
+Pages call these helpers so that every widget has a page-prefixed key bound to the
+URL, every string comes from `posviz.text`, every figure is drawn the same way
+(with CSV / PNG / SVG export), and every error is shown with `st.error`.
+"""
+import contextlib
+import inspect
+import logging
+import urllib.parse
+
+import streamlit as st
+
+from posviz import text
+from posviz.figures import export, style
+
+CACHE_ENTRIES = 64
+# Scenes set bound widgets through session state by design; Streamlit logs a warning for
+# each such widget that also has a default value. Keep the server log readable.
+logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
+
+
+# ---------------------------------------------------------------- language, mode
+def lang():
+    """Current language: ?lang= in the URL, else the session's, else the browser's locale.
+
+    The URL always carries `lang` so a copied link reopens in the same language.
+    """
+    q = st.query_params.get("lang")
+    if q not in text.LANGS:
+        q = st.session_state.get("_lang")
+        if q not in text.LANGS:
+            loc = (st.context.locale or "").lower()
+            q = "zh" if loc.startswith("zh") else "en"
+        st.query_params["lang"] = q
+    st.session_state["_lang"] = q
+    return q
+
+
+def t(key, **fmt):
+    """The string for `key` in the current language."""
+    return text.get(lang(), key, **fmt)
+
+
+def present():
+    """Presentation (lecture) mode: ?present=1."""
+    return st.query_params.get("present") in ("1", "true")
+
+
+def cache(fn):
+    """st.cache_data for compute wrappers: scalar arguments, bounded entries, no spinner."""
+    return st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)(fn)
+
+
+# ---------------------------------------------------------------- widgets
+def _label(key):
+    return t(f"w.{key}")
+
+
+def _help(key):
+    k = f"w.{key}.help"
+    return t(k) if text.has(k) else None
+
+
+def _fmt(key):
+    def f(option):
+        k = f"w.{key}.{option}"
+        return t(k) if text.has(k) else str(option)
+    return f
+
+
+def slider(key, min_value, max_value, value, step=None, **kw):
+    """A slider bound to ?key= in the URL, labelled by text `w.<key>`."""
+    return st.slider(_label(key), min_value, max_value, value, step, key=key, help=_help(key),
+                     bind="query-params", **kw)
+
+
+def select_slider(key, options, value, **kw):
+    return st.select_slider(_label(key), options=list(options), value=value, key=key, help=_help(key),
+                            format_func=_fmt(key), bind="query-params", **kw)
+
+
+def select(key, options, value=None, **kw):
+    """A selectbox over internal option values; shown through `w.<key>.<option>` labels."""
+    options = list(options)
+    index = options.index(value) if value is not None else 0
+    return st.selectbox(_label(key), options, index=index, key=key, help=_help(key),
+                        format_func=_fmt(key), bind="query-params", **kw)
+
+
+def radio(key, options, value=None, horizontal=True, **kw):
+    options = list(options)
+    index = options.index(value) if value is not None else 0
+    return st.radio(_label(key), options, index=index, key=key, help=_help(key), format_func=_fmt(key),
+                    horizontal=horizontal, bind="query-params", **kw)
+
+
+def multiselect(key, options, default, **kw):
+    return st.multiselect(_label(key), list(options), default=list(default), key=key, help=_help(key),
+                          format_func=_fmt(key), bind="query-params", **kw)
+
+
+def toggle(key, value=False, **kw):
+    return st.toggle(_label(key), value=value, key=key, help=_help(key), bind="query-params", **kw)
+
+
+def number(key, min_value, max_value, value, step=None, **kw):
+    return st.number_input(_label(key), min_value=min_value, max_value=max_value, value=value, step=step,
+                           key=key, help=_help(key), bind="query-params", **kw)
+
+
+def text_input(key, value, max_chars, **kw):
+    """A text box bound to the URL. Its content is user text: never render it as HTML."""
+    return st.text_input(_label(key), value=value, max_chars=max_chars, key=key, help=_help(key),
+                         bind="query-params", **kw)
+
+
+# ---------------------------------------------------------------- errors
+@contextlib.contextmanager
+def guard():
+    """Run a section of a page; a ValueError becomes an st.error and the page goes on."""
+    try:
+        yield
+    except ValueError as e:
+        st.error(f"{t('ui.invalid')} {e}")
+
+
+# ---------------------------------------------------------------- figures
+def plot_config(key):
+    fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
+    return {"displaylogo": False, "responsive": True,
+            "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
+
+
+def plot(fig, *, key, csv=True):
+    """Draw a figure (theme off, so the screen and the export share one colour scale),
+    with a CSV of its numbers beneath."""
+    if present():
+        style.presentation(fig)
+    st.plotly_chart(fig, key=key, theme=None, config=plot_config(key))
+    if csv:
+        st.download_button(t("ui.csv"), export.figure_csv(fig), file_name=f"posviz_{key}.csv",
+                           mime="text/csv", key=f"{key}_csv", icon=":material/download:",
+                           on_click="ignore", type="tertiary")
+
+
+def explain(formulas, *fns, note=None):
+    """Expander with the formula(s) (LaTeX) and the exact source of the function(s) that
+    produced the figure above it."""
+    if isinstance(formulas, str):
+        formulas = [formulas]
+    with st.expander(t("ui.formula_code")):
+        if note:
+            st.markdown(note)
+        for f in formulas:
+            st.latex(f)
+        for fn in fns:
+            st.caption(f"`{fn.__module__}.{fn.__qualname__}`")
+            st.code(inspect.getsource(fn), language="python")
+
+
+# ---------------------------------------------------------------- page frame
+def header(page):
+    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+    st.title(t(f"{page}.title"))
+    st.markdown(t(f"{page}.intro"))
+    if text.has(f"{page}.sources"):
+        st.caption(t(f"{page}.sources"))
+    scenes(page)
+
+
+def _apply_scene(page, index):
+    sc = text.SCENES[page][index]
+    for k, v in sc["values"].items():
+        st.session_state[k] = v
+    st.session_state[f"{page}_scene"] = index
+
+
+def scenes(page):
+    """Previous / next buttons over the page's scenes (text.SCENES[page]), with keyboard
+    shortcuts; a scene sets the page's widgets and the URL follows."""
+    items = text.SCENES.get(page)
+    if not items:
+        return
+    n = len(items)
+    cur = st.session_state.get(f"{page}_scene", -1)
+    c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="center")
+    c1.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
+              on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
+    c2.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
+              on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:")
+    if cur >= 0:
+        c3.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
+    else:
+        c3.caption(t("ui.scene_hint", n=n))
+
+
+def share_url(page_path):
+    """The full URL of the current view: app URL + page + every query parameter."""
+    base = (st.context.url or "").rstrip("/")
+    params = st.query_params.to_dict()
+    q = urllib.parse.urlencode(params)
+    path = f"{base}/{page_path}" if page_path else base
+    return f"{path}?{q}" if q else path
+
+
+def _set_lang():
+    st.query_params["lang"] = st.session_state["ui_lang_switch"]
+    st.session_state["_lang"] = st.session_state["ui_lang_switch"]
+
+
+def _set_present():
+    if st.session_state["ui_present"]:
+        st.query_params["present"] = "1"
+    elif "present" in st.query_params:
+        del st.query_params["present"]
+
+
+def qr_svg(url):
+    """QR code of `url` as an SVG string (segno, pure Python)."""
+    import segno  # only the share box needs it
+
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")
+
+
+def sidebar(page_path):
+    """Language switch, lecture mode, export format and the share box."""
+    with st.sidebar:
+        st.radio(t("ui.language"), text.LANGS, index=text.LANGS.index(lang()), key="ui_lang_switch",
+                 format_func=lambda code: {"en": "English", "zh": "中文"}[code], horizontal=True,
+                 on_change=_set_lang)
+        st.toggle(t("ui.present"), value=present(), key="ui_present", on_change=_set_present,
+                  help=t("ui.present.help"))
+        st.radio(t("ui.export"), ("png", "svg"), key="ui_export", horizontal=True, format_func=str.upper,
+                 help=t("ui.export.help"))
+        with st.expander(t("ui.share"), icon=":material/qr_code_2:"):
+            url = share_url(page_path)
+            st.code(url, language=None, wrap_lines=True)
+            st.caption(t("ui.share.help"))
+            if url.startswith("http"):
+                st.image(qr_svg(url), width=220)
+        st.caption(t("ui.about"))
