@@ -22,7 +22,9 @@ PAGES = [
 
 st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
                    initial_sidebar_state="collapsed" if ui.present() else "auto")
+ui.frame_started()
 ui.lang()
+ui.present_style()
 
 sections = {}
 for file, path, section in PAGES:

@@ -20,6 +20,31 @@ CACHE_ENTRIES = 64
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
 
+# ---------------------------------------------------------------- legacy pages/ folder
+def _claim_navigation():
+    """Make st.navigation (app.py) the only navigation, even for a cold deep link.
+
+    Streamlit treats a `pages/` folder beside app.py as its legacy multipage app until
+    app.py has called st.navigation once in this process: a shared link such as /rope opened
+    first on a freshly started server would run pages/rope.py alone, with the legacy sidebar
+    and without the app frame. We switch that mode off on import; `header` then reruns such a
+    run once, through app.py.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    legacy = bool(PagesManager.uses_pages_directory)
+    PagesManager.uses_pages_directory = False
+    return legacy
+
+
+_LEGACY_FIRST_RUN = _claim_navigation()
+
+
+def frame_started():
+    """Called by app.py at the start of every run."""
+    st.session_state["_frame_run"] = True
+
+
 # ---------------------------------------------------------------- language, mode
 def lang():
     """Current language: ?lang= in the URL, else the session's, else the browser's locale.
@@ -45,6 +70,23 @@ def t(key, **fmt):
 def present():
     """Presentation (lecture) mode: ?present=1."""
     return st.query_params.get("present") in ("1", "true")
+
+
+# Lecture mode: projector-sized text. A constant stylesheet, never user text.
+_PRESENT_CSS = """<style>
+.stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+.stMarkdown p, .stMarkdown li, .stCaption, .stAlert p { font-size: 1.45rem !important; line-height: 1.5; }
+h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { font-size: 1.9rem !important; }
+[data-testid="stWidgetLabel"] p { font-size: 1.3rem !important; }
+[data-testid="stMetricValue"] { font-size: 2.6rem !important; }
+.stDataFrame, .stTable { font-size: 1.3rem !important; }
+</style>"""
+
+
+def present_style():
+    """Apply the lecture-mode stylesheet (called by app.py when ?present=1)."""
+    if present():
+        st.markdown(_PRESENT_CSS, unsafe_allow_html=True)
 
 
 def cache(fn):
@@ -162,6 +204,10 @@ def explain(formulas, *fns, note=None):
 # ---------------------------------------------------------------- page frame
 def header(page):
     """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+    global _LEGACY_FIRST_RUN
+    if not st.session_state.pop("_frame_run", False) and _LEGACY_FIRST_RUN:
+        _LEGACY_FIRST_RUN = False
+        st.rerun()  # this run bypassed app.py (legacy pages/ mode): run again through it
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):
@@ -184,15 +230,16 @@ def scenes(page):
         return
     n = len(items)
     cur = st.session_state.get(f"{page}_scene", -1)
-    c1, c2, c3 = st.columns([1, 1, 6], vertical_alignment="center")
-    c1.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
-              on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
-    c2.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
-              on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:")
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
+               on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
+    row.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
+               on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:",
+               type="primary" if cur < 0 else "secondary")
     if cur >= 0:
-        c3.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
+        st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
     else:
-        c3.caption(t("ui.scene_hint", n=n))
+        row.caption(t("ui.scene_hint", n=n))
 
 
 def share_url(page_path):

@@ -13,7 +13,7 @@ def open_page(page, lang="en", **params):
     """Run app.py headless, switch to pages/<page>.py with ?lang=..&params, return the AppTest."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file("app.py", default_timeout=60)
+    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60)
     at.query_params["lang"] = lang
     for k, v in params.items():
         at.query_params[k] = v

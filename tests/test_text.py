@@ -1,0 +1,59 @@
+"""Every user-visible string exists in both languages; scenes are well formed."""
+import ast
+import pathlib
+import re
+
+from posviz import text
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_languages_have_the_same_keys():
+    en, zh = text.TABLES["en"], text.TABLES["zh"]
+    assert set(en) - set(zh) == set(), f"missing in zh: {sorted(set(en) - set(zh))[:20]}"
+    assert set(zh) - set(en) == set(), f"missing in en: {sorted(set(zh) - set(en))[:20]}"
+
+
+def test_every_topic_module_has_parity_on_its_own():
+    for topic in text.TOPICS:
+        path = ROOT / "posviz" / "text" / f"{topic}.py"
+        if not path.exists():
+            continue
+        mod = __import__(f"posviz.text.{topic}", fromlist=["EN", "ZH"])
+        assert set(mod.EN) == set(mod.ZH), (topic, sorted(set(mod.EN) ^ set(mod.ZH))[:10])
+
+
+def test_no_empty_strings_and_format_fields_match():
+    for key, en in text.TABLES["en"].items():
+        zh = text.TABLES["zh"][key]
+        assert en.strip() and zh.strip(), key
+        fields = lambda s: sorted(set(re.findall(r"(?<!\{)\{([a-z_0-9]+)[^{}]*\}(?!\})", s)))
+        assert fields(en) == fields(zh), (key, fields(en), fields(zh))
+
+
+def test_chinese_strings_are_chinese():
+    """A zh string identical to its en string is allowed only for names and symbols."""
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    untranslated = [k for k, en in text.TABLES["en"].items()
+                    if len(en) > 40 and not cjk.search(text.TABLES["zh"][k])]
+    assert not untranslated, untranslated[:10]
+
+
+def test_scenes_are_well_formed_and_refer_to_page_widgets():
+    for page, scenes in text.SCENES.items():
+        assert 2 <= len(scenes) <= 8, page
+        src = (ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8")
+        for sc in scenes:
+            assert text.has(sc["title"]) and text.has(sc["say"]), (page, sc["title"])
+            for key in sc["values"]:
+                assert f'"{key}"' in src, f"scene of {page} sets {key}, which the page does not create"
+
+
+def test_pages_use_only_existing_text_keys():
+    """Literal keys passed to ui.t / ui.header in pages exist."""
+    for path in (ROOT / "pages").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "t" and node.args and isinstance(node.args[0], ast.Constant)):
+                assert text.has(node.args[0].value), f"{path.name}: unknown text key {node.args[0].value}"
