@@ -42,7 +42,15 @@ _LEGACY_FIRST_RUN = _claim_navigation()
 
 def frame_started():
     """Called by app.py at the start of every run."""
-    st.session_state["_frame_run"] = True
+    st.session_state["_frame_run"] = st.session_state.get("_frame_run", 0) + 1
+
+
+def _ensure_frame():
+    """Rerun once through app.py if this run bypassed it (a cold deep link in legacy mode)."""
+    global _LEGACY_FIRST_RUN
+    if _LEGACY_FIRST_RUN and "_frame_run" not in st.session_state:
+        _LEGACY_FIRST_RUN = False
+        st.rerun()
 
 
 # ---------------------------------------------------------------- language, mode
@@ -51,6 +59,7 @@ def lang():
 
     The URL always carries `lang` so a copied link reopens in the same language.
     """
+    _ensure_frame()
     q = st.query_params.get("lang")
     if q not in text.LANGS:
         q = st.session_state.get("_lang")
@@ -204,10 +213,6 @@ def explain(formulas, *fns, note=None):
 # ---------------------------------------------------------------- page frame
 def header(page):
     """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
-    global _LEGACY_FIRST_RUN
-    if not st.session_state.pop("_frame_run", False) and _LEGACY_FIRST_RUN:
-        _LEGACY_FIRST_RUN = False
-        st.rerun()  # this run bypassed app.py (legacy pages/ mode): run again through it
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):
@@ -245,10 +250,10 @@ def scenes(page):
 def share_url(page_path):
     """The full URL of the current view: app URL + page + every query parameter."""
     base = (st.context.url or "").rstrip("/")
-    params = st.query_params.to_dict()
-    q = urllib.parse.urlencode(params)
-    path = f"{base}/{page_path}" if page_path else base
-    return f"{path}?{q}" if q else path
+    if page_path and not base.endswith("/" + page_path):
+        base = f"{base}/{page_path}"
+    q = urllib.parse.urlencode(st.query_params.to_dict())
+    return f"{base}?{q}" if q else base
 
 
 def _set_lang():

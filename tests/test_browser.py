@@ -15,7 +15,7 @@ PATHS = page_paths()
 
 
 @pytest.fixture(scope="module")
-def browser_ctx():
+def browser():
     reason = browser_missing_reason()
     if reason:
         if browser_required():
@@ -23,13 +23,20 @@ def browser_ctx():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with app_server() as (base, _, _), sync_playwright() as p:
-        browser = launch(p)
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def browser_ctx(browser):
+    with app_server() as (base, _, _):
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
         errors = []
         ctx.on("weberror", lambda e: errors.append(str(e.error)[:200]))
         yield base, ctx, errors
-        browser.close()
+        ctx.close()
 
 
 def _open(ctx, url):
@@ -59,7 +66,7 @@ def test_page_loads_without_errors_and_draws(browser_ctx, path, lang):
 
 
 def _first_slider(page):
-    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
+    sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]')
     return sliders.first if sliders.count() else None
 
 
@@ -80,10 +87,10 @@ def test_slider_redraws_and_url_reopens_the_same_view(browser_ctx, path):
         if slider is None:
             pytest.skip(f"/{path} has no slider")
         page.wait_for_selector(".js-plotly-plot .main-svg", timeout=30000)
-        before_value = slider.get_attribute("aria-valuenow")
+        before_value = slider.input_value()
         before_plots = plot_signature(page)
         _move(page, slider)
-        after_value = slider.get_attribute("aria-valuenow")
+        after_value = slider.input_value()
         assert after_value != before_value, "the keyboard did not move the slider"
         deadline = time.time() + 10
         while plot_signature(page) == before_plots and time.time() < deadline:
@@ -93,7 +100,7 @@ def test_slider_redraws_and_url_reopens_the_same_view(browser_ctx, path):
         assert "?" in url and f"lang=en" in url
         again = _open(ctx, url)
         try:
-            assert _first_slider(again).get_attribute("aria-valuenow") == after_value
+            assert _first_slider(again).input_value() == after_value
             assert again.locator('[data-testid="stException"]').count() == 0
         finally:
             again.close()
@@ -111,7 +118,7 @@ def test_language_switch_keeps_page_and_values(browser_ctx):
         page.close()
     try:
         _move(page, slider, presses=3)
-        value = slider.get_attribute("aria-valuenow")
+        value = slider.input_value()
         title_en = page.locator('[data-testid="stMain"] h1').first.inner_text()
         page.locator('[data-testid="stSidebar"]').get_by_text("中文", exact=True).click()
         time.sleep(0.3)
@@ -119,29 +126,47 @@ def test_language_switch_keeps_page_and_values(browser_ctx):
         parsed = urllib.parse.urlparse(page.url)
         assert parsed.path.rstrip("/") == f"/{path}"
         assert urllib.parse.parse_qs(parsed.query).get("lang") == ["zh"]
-        assert _first_slider(page).get_attribute("aria-valuenow") == value
+        assert _first_slider(page).input_value() == value
         title_zh = page.locator('[data-testid="stMain"] h1').first.inner_text()
         assert title_zh != title_en and any("\u4e00" <= ch <= "\u9fff" for ch in title_zh)
     finally:
         page.close()
 
 
-def test_cold_deep_link_runs_through_the_app_frame():
+def test_cold_deep_link_runs_through_the_app_frame(browser):
     """A shared link opened first on a freshly started server still gets the app's navigation."""
-    reason = browser_missing_reason()
-    if reason:
-        if browser_required():
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
     path = next(p for p in PATHS if p)
-    with app_server() as (base, _, _), sync_playwright() as p:
-        browser = launch(p)
+    with app_server() as (base, _, _):
         page = browser.new_page()
         page.goto(f"{base}/{path}?lang=zh")
         settle(page)
         nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert "app" not in nav.split("\n"), nav
         assert page.locator('[data-testid="stSidebar"] [role="radiogroup"]').count() >= 1
-        browser.close()
+        page.close()
+
+
+def test_share_box_qr_decodes_to_the_current_url(browser_ctx):
+    import io
+
+    import numpy as np
+    import zxingcpp
+    from PIL import Image
+
+    base, ctx, _ = browser_ctx
+    page = _open(ctx, f"{base}/relative?lang=zh")
+    try:
+        page.locator('[data-testid="stSidebar"] [data-testid="stExpander"] summary').last.click()
+        img = page.locator('[data-testid="stSidebar"] [data-testid="stImage"] img').first
+        img.wait_for(timeout=10000)
+        time.sleep(0.5)
+        shot = Image.open(io.BytesIO(img.screenshot())).convert("L")
+        decoded = [r.text for r in zxingcpp.read_barcodes(np.asarray(shot))]
+        shown = page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text().strip()
+        assert decoded == [shown]
+        want = urllib.parse.urlparse(page.url)
+        got = urllib.parse.urlparse(shown)
+        assert (got.netloc, got.path.rstrip("/")) == (want.netloc, want.path.rstrip("/"))
+        assert urllib.parse.parse_qs(got.query) == urllib.parse.parse_qs(want.query)
+    finally:
+        page.close()

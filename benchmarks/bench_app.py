@@ -1,0 +1,184 @@
+"""posviz performance benchmark: prints numbers, asserts nothing (budgets are in the README).
+
+    python benchmarks/bench_app.py            # everything
+    python benchmarks/bench_app.py --quick    # fewer repetitions
+
+Per page: server rerun time (median) at default and at maximum settings, largest plotly
+payload (KB) at both, browser time from a slider key press to the redrawn chart; the
+server's resident memory after all pages were opened and after 100 reruns; cold start
+(`streamlit run` -> first chart visible in Chromium); apply_rope vs x.clone() and vs
+Hugging Face's apply_rotary_pos_emb (benchmarks/rope_speed.py).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, ROOT)
+os.chdir(ROOT)
+
+from browser_util import app_server, launch, page_paths, plot_signature, settle  # noqa: E402
+
+BUDGET = dict(rerun_default_ms=100, rerun_max_ms=400, payload_default_kb=300, payload_max_kb=2048,
+              redraw_ms=300, mem_growth_mb=50)
+
+
+def _open(page, **params):
+    from conftest import open_page
+    return open_page(page, **params)
+
+
+def _payload_kb(at):
+    sizes = [len(el.proto.spec) for el in at.get("plotly_chart")]
+    return max(sizes) / 1024 if sizes else 0.0
+
+
+def _max_params(at):
+    params = {}
+    for s in list(at.slider) + list(at.number_input):
+        if s.key and not s.key.startswith("ui_") and getattr(s, "max", None) is not None:
+            params[s.key] = str(s.max)
+    return params
+
+
+def _rerun_ms(at, n):
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        at.run()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def server_side(pages, n):
+    rows = []
+    for path in pages:
+        name = (path or "overview").replace("-", "_")
+        at = _open(name)
+        d_ms, d_kb = _rerun_ms(at, n), _payload_kb(at)
+        params = _max_params(at)
+        atm = _open(name, **params)
+        m_ms, m_kb = _rerun_ms(atm, n), _payload_kb(atm)
+        rows.append(dict(page=name, rerun_default_ms=d_ms, rerun_max_ms=m_ms, payload_default_kb=d_kb,
+                         payload_max_kb=m_kb, exception=bool(atm.exception)))
+    return rows
+
+
+def _rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _slider(page):
+    s = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]')
+    return s.first if s.count() else None
+
+
+def browser_side(pages, presses):
+    from playwright.sync_api import sync_playwright
+
+    out = {"redraw_ms": {}}
+    t_start = time.time()
+    with app_server() as (base, proc, healthy_s), sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/rope?lang=en")
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120000)
+        out["cold_start_s"] = time.time() - t_start
+        out["server_healthy_s"] = healthy_s
+        out["rss_start_mb"] = _rss_mb(proc.pid)
+        for path in pages:
+            page.goto(f"{base}/{path}?lang=en")
+            settle(page)
+            s = _slider(page)
+            if s is None or page.locator(".js-plotly-plot").count() == 0:
+                continue
+            times = []
+            for k in range(presses):
+                before = plot_signature(page)
+                s.focus()
+                t0 = time.perf_counter()
+                page.keyboard.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
+                deadline = t0 + 10
+                while plot_signature(page) == before and time.perf_counter() < deadline:
+                    time.sleep(0.005)
+                times.append((time.perf_counter() - t0) * 1000)
+                settle(page)
+            out["redraw_ms"][path or "overview"] = statistics.median(times)
+        out["rss_after_pages_mb"] = _rss_mb(proc.pid)
+        # 100 reruns spread over the pages
+        n = 0
+        while n < 100:
+            for path in pages:
+                page.goto(f"{base}/{path}?lang={'zh' if n % 2 else 'en'}")
+                settle(page)
+                n += 1
+                if n >= 100:
+                    break
+        out["rss_after_100_reruns_mb"] = _rss_mb(proc.pid)
+        browser.close()
+    return out
+
+
+def rope_speed():
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "rope_speed.py"), "--json"],
+                       capture_output=True, text=True, cwd=ROOT)
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": (r.stdout + r.stderr)[-500:]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--skip-browser", action="store_true")
+    args = ap.parse_args()
+    pages = page_paths()
+    n = 3 if args.quick else 7
+    rows = server_side(pages, n)
+    print(f"{'page':<14}{'rerun default ms':>18}{'rerun max ms':>14}{'payload default KB':>20}{'payload max KB':>16}")
+    for r in rows:
+        print(f"{r['page']:<14}{r['rerun_default_ms']:>18.1f}{r['rerun_max_ms']:>14.1f}"
+              f"{r['payload_default_kb']:>20.1f}{r['payload_max_kb']:>16.1f}" + ("  EXCEPTION" if r["exception"] else ""))
+    result = {"pages": rows}
+    if not args.skip_browser:
+        b = browser_side(pages, 5 if args.quick else 9)
+        result.update(b)
+        print("\nbrowser: slider key press -> redrawn chart (median ms)")
+        for k, v in b["redraw_ms"].items():
+            print(f"  {k:<14}{v:>8.0f}")
+        print(f"cold start (streamlit run -> first chart visible): {b['cold_start_s']:.1f} s "
+              f"(server healthy after {b['server_healthy_s']:.1f} s)")
+        print(f"server RSS: start {b['rss_start_mb']:.0f} MB, after all pages {b['rss_after_pages_mb']:.0f} MB, "
+              f"after 100 more reruns {b['rss_after_100_reruns_mb']:.0f} MB "
+              f"(growth {b['rss_after_100_reruns_mb'] - b['rss_after_pages_mb']:+.0f} MB)")
+    rs = rope_speed()
+    result["rope"] = rs
+    print(f"\napply_rope [1,32,4096,128] float32: {json.dumps(rs)}")
+    worst = {
+        "rerun_default_ms": max(r["rerun_default_ms"] for r in rows),
+        "rerun_max_ms": max(r["rerun_max_ms"] for r in rows),
+        "payload_default_kb": max(r["payload_default_kb"] for r in rows),
+        "payload_max_kb": max(r["payload_max_kb"] for r in rows),
+    }
+    if "redraw_ms" in result and result["redraw_ms"]:
+        worst["redraw_ms"] = statistics.median(result["redraw_ms"].values())
+        worst["mem_growth_mb"] = result["rss_after_100_reruns_mb"] - result["rss_after_pages_mb"]
+    print("\nbudgets:")
+    for k, v in worst.items():
+        print(f"  {k:<20}{v:>10.1f}  budget {BUDGET[k]:>6}  {'ok' if v <= BUDGET[k] else 'OVER'}")
+    with open(os.path.join(ROOT, "benchmarks", "last_run.json"), "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
