@@ -1,0 +1,15 @@
+"""Lecture mode renders every page, with projector-sized figure fonts."""
+import pytest
+
+from browser_util import page_paths
+from conftest import assert_clean, figures, open_page
+from posviz.figures import style
+
+
+@pytest.mark.parametrize("path", page_paths())
+def test_present_mode_renders_every_page(path):
+    at = open_page((path or "overview").replace("-", "_"), "zh", present="1")
+    assert_clean(at)
+    figs = figures(at)
+    for f in figs:
+        assert f["layout"]["font"]["size"] >= style.PRESENT_FONT
