@@ -17,10 +17,9 @@ def open_page(page, lang="en", **params):
     at.query_params["lang"] = lang
     for k, v in params.items():
         at.query_params[k] = v
-    at.run()
     if page != "overview":
-        at.switch_page(f"pages/{page}.py")
-        at.run()
+        at.switch_page(f"pages/{page}.py")  # straight to the page: other pages' bugs don't leak in
+    at.run()
     return at
 
 
