@@ -3,8 +3,13 @@
 Run:  streamlit run app.py
 """
 import streamlit as st
+import torch
 
 from posviz import ui
+
+# Every tensor here is small: one thread per op avoids thread-pool overhead and keeps
+# concurrent sessions from fighting over the cores.
+torch.set_num_threads(1)
 
 # (file, url path, section) -- titles come from the locale files (nav.<url path>).
 PAGES = [

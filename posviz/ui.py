@@ -5,6 +5,7 @@ URL, every string comes from `posviz.text`, every figure is drawn the same way
 (with CSV / PNG / SVG export), and every error is shown with `st.error`.
 """
 import contextlib
+import functools
 import inspect
 import logging
 import urllib.parse
@@ -114,10 +115,49 @@ def _help(key):
 
 
 def _fmt(key):
+    lg = lang()  # captured now: AppTest calls format_func outside the script run
+
     def f(option):
         k = f"w.{key}.{option}"
-        return t(k) if text.has(k) else str(option)
+        return text.get(lg, k) if text.has(k) else str(option)
     return f
+
+
+def _choice_from_url(key, options, multi=False):
+    """URL -> session state for a choice widget, the first time this session sees `key`.
+
+    Choice widgets are bound to the URL by their option *code* (str(option)), not by the
+    translated label Streamlit's own binding would write: a link then works in either
+    language and the language switch keeps the choice. Unknown codes are ignored.
+    """
+    by_code = {str(o): o for o in options}
+    if key in st.session_state:
+        cur = st.session_state[key]
+        valid = all(v in options for v in cur) if multi else cur in options
+        if not valid:  # the options changed under a stored value: fall back to the default
+            del st.session_state[key]
+        return
+    if multi:
+        vals = list(dict.fromkeys(by_code[c] for c in st.query_params.get_all(key) if c in by_code))
+        if vals:
+            st.session_state[key] = vals
+    elif st.query_params.get(key) in by_code:
+        st.session_state[key] = by_code[st.query_params.get(key)]
+
+
+def _choice_to_url(key, value, default):
+    """Session state -> URL: the option code, or nothing when the value is the default."""
+    if isinstance(value, (list, tuple)):
+        want = None if list(value) == list(default) else [str(v) for v in value]
+        have = st.query_params.get_all(key) or None
+    else:
+        want = None if value == default else str(value)
+        have = st.query_params.get(key)
+    if want != have:
+        if want is None:
+            del st.query_params[key]
+        else:
+            st.query_params[key] = want
 
 
 def slider(key, min_value, max_value, value, step=None, **kw):
@@ -127,28 +167,42 @@ def slider(key, min_value, max_value, value, step=None, **kw):
 
 
 def select_slider(key, options, value, **kw):
-    return st.select_slider(_label(key), options=list(options), value=value, key=key, help=_help(key),
-                            format_func=_fmt(key), bind="query-params", **kw)
+    options = list(options)
+    _choice_from_url(key, options)
+    out = st.select_slider(_label(key), options=options, value=value, key=key, help=_help(key),
+                           format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, value)
+    return out
 
 
 def select(key, options, value=None, **kw):
     """A selectbox over internal option values; shown through `w.<key>.<option>` labels."""
     options = list(options)
-    index = options.index(value) if value is not None else 0
-    return st.selectbox(_label(key), options, index=index, key=key, help=_help(key),
-                        format_func=_fmt(key), bind="query-params", **kw)
+    value = options[0] if value is None else value
+    _choice_from_url(key, options)
+    out = st.selectbox(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                       format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, value)
+    return out
 
 
 def radio(key, options, value=None, horizontal=True, **kw):
     options = list(options)
-    index = options.index(value) if value is not None else 0
-    return st.radio(_label(key), options, index=index, key=key, help=_help(key), format_func=_fmt(key),
-                    horizontal=horizontal, bind="query-params", **kw)
+    value = options[0] if value is None else value
+    _choice_from_url(key, options)
+    out = st.radio(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                   format_func=_fmt(key), horizontal=horizontal, **kw)
+    _choice_to_url(key, out, value)
+    return out
 
 
 def multiselect(key, options, default, **kw):
-    return st.multiselect(_label(key), list(options), default=list(default), key=key, help=_help(key),
-                          format_func=_fmt(key), bind="query-params", **kw)
+    options = list(options)
+    _choice_from_url(key, options, multi=True)
+    out = st.multiselect(_label(key), options, default=list(default), key=key, help=_help(key),
+                         format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, list(default))
+    return out
 
 
 def toggle(key, value=False, **kw):
@@ -190,7 +244,8 @@ def plot(fig, *, key, csv=True):
         style.presentation(fig)
     st.plotly_chart(fig, key=key, theme=None, config=plot_config(key))
     if csv:
-        st.download_button(t("ui.csv"), export.figure_csv(fig), file_name=f"posviz_{key}.csv",
+        # deferred: the CSV is built only when the button is clicked
+        st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig), file_name=f"posviz_{key}.csv",
                            mime="text/csv", key=f"{key}_csv", icon=":material/download:",
                            on_click="ignore", type="tertiary")
 
