@@ -170,3 +170,33 @@ def test_share_box_qr_decodes_to_the_current_url(browser_ctx):
         assert urllib.parse.parse_qs(got.query) == urllib.parse.parse_qs(want.query)
     finally:
         page.close()
+
+
+def test_keyboard_walks_the_scenes_without_touching_a_slider(browser_ctx):
+    """Alt+Right from the first scene to the last: each scene sets the widgets and the URL follows."""
+    from posviz import text
+
+    base, ctx, _ = browser_ctx
+    page_name = "rope" if "rope" in text.SCENES else sorted(text.SCENES)[0]
+    path = page_name.replace("_", "-")
+    n = len(text.SCENES[page_name])
+    page = _open(ctx, f"{base}/{path}?lang=en")
+    try:
+        urls = []
+        for i in range(n):
+            page.locator('[data-testid="stMain"] h1').first.click()  # focus the page, not a widget
+            page.keyboard.press("Alt+ArrowRight")
+            time.sleep(0.3)
+            settle(page)
+            info = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text()
+            assert f"{i + 1}/{n}" in info, info
+            urls.append(page.url)
+            assert page.locator('[data-testid="stException"]').count() == 0
+        assert len(set(urls)) == n, "every scene should change the URL"
+        again = _open(ctx, urls[-1])
+        try:
+            assert again.locator('[data-testid="stException"]').count() == 0
+        finally:
+            again.close()
+    finally:
+        page.close()
