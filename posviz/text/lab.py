@@ -1,0 +1,426 @@
+"""Text of the attention lab page (pages/lab.py)."""
+
+EN = {
+    "lab.title": "Attention lab: break position on purpose",
+    "lab.intro": (
+        "Two sentences of different length go through one toy attention layer as a padded batch. "
+        "**Correct** means each sentence run *alone*, unpadded, with position ids 0..n−1. "
+        "**Chosen** is the padded batch with the padding side, position-id scheme and bugs you pick. "
+        "If padding and positions are handled right, the real tokens of the batch get exactly the "
+        "correct outputs; every bug below either changes them (and you see where) or — honestly — does not."),
+    "lab.sources": (
+        "Bugs and debugging path: seed 000 §11–§13. Methods: Vaswani et al. 2017 (sinusoidal), "
+        "Su et al. 2021 (RoPE, arXiv:2104.09864), Press et al. 2021 (ALiBi, arXiv:2108.12409), "
+        "Raffel et al. 2020 (T5 bias), Haviv et al. 2022 (NoPE, arXiv:2203.16634)."),
+    "lab.default_a": "I love ML",
+    "lab.default_b": "do you love ML too",
+    "lab.setup": "1 · The batch and the model",
+    "lab.bugs": "2 · Position ids and bugs",
+    "lab.bugs.rope_only": "The switches marked RoPE only act when the method is RoPE.",
+    "lab.weights.title": "What are the toy model's weights?",
+    "lab.weights": (
+        "Nothing is trained. The weights are drawn from a fixed seed and then **structured so that "
+        "position visibly shapes attention**, the way trained heads often look:\n\n"
+        "- **head 0 · previous token**, **head 1 · same/nearby token**, heads 2–3 · content "
+        "(random $W_Q, W_K$, they only follow the words).\n"
+        "- **RoPE**: a positional head has a constant query $u$ and key $R(1)u$, so "
+        "$(R(m)u)^\\top R(n)R(1)u=\\sum_i |u_i|^2\\cos((n+1-m)\\theta_i)$ — largest when $n=m-1$. "
+        "The energy of $u$ sits in the fast frequency pairs.\n"
+        "- **Sinusoidal / learned**: a positional head reads the first $d$ dimensions of $X$ "
+        "(token embeddings are kept small there: a position channel), and $W_K$ applies the "
+        "per-pair rotation $T(\\omega_i)$ with $T\\,PE(n)=PE(n+1)$, so $q_m\\cdot k_n\\approx\\sum_i\\cos((m-n-1)\\omega_i)$. "
+        "The learned table is sinusoid + noise with $M$ rows and a hard boundary.\n"
+        "- **ALiBi**: the head slopes $m_h$ do it; **T5**: the bucket bias table favours offset −1 (head 0) and 0 (head 1).\n"
+        "- **NoPE**: the positional heads have nothing to read and attend almost uniformly."),
+    "lab.compare": "3 · Correct vs chosen attention",
+    "lab.compare.note": (
+        "Rows are queries, columns keys. Correct attention is placed into the padded grid "
+        "(a real query gives 0 to pads); pad query rows are blank because they are not real tokens. "
+        "Both attention maps share one colour scale; the difference is chosen − correct on a "
+        "diverging scale centred at 0."),
+    "lab.fig.correct": "correct (alone, unpadded)",
+    "lab.fig.chosen": "chosen (padded batch)",
+    "lab.fig.diff": "chosen − correct",
+    "lab.fig.key": "key",
+    "lab.fig.query": "query",
+    "lab.fig.prob": "A",
+    "lab.fig.delta": "ΔA",
+    "lab.err.title": "Per-token output error max |O_chosen − O_correct| (real tokens)",
+    "lab.err.y": "max |ΔO| (log)",
+    "lab.err.harmless": "1e-5: float rounding (harmless)",
+    "lab.err.harmful": "1e-2: clearly wrong",
+    "lab.metric": "max error over real tokens",
+    "lab.verdict.harmless": "harmless: identical up to float rounding",
+    "lab.verdict.harmful": "harmful: the real tokens get different outputs",
+    "lab.verdict.small": "small but real difference",
+    "lab.tensors": "4 · Print the three tensors (seed 000 §12 step 2)",
+    "lab.tensors.note": (
+        "Token ids, valid mask and position ids are three different contracts: check each one; "
+        "never infer from equal shapes that the meaning is equal."),
+    "lab.tensors.correct": "Correct: each sentence alone",
+    "lab.tensors.chosen": "Chosen: the padded batch",
+    "lab.t.token": "token",
+    "lab.t.id": "token id",
+    "lab.t.mask": "valid mask",
+    "lab.t.pos": "position id",
+    "lab.name.a": "A",
+    "lab.name.b": "B",
+    "lab.effects": "What the chosen switches do",
+    "lab.effect.mask": (
+        "**Position ids from the mask** — clamp(cumsum(mask) − 1, 0): every sentence's first real "
+        "token is 0, pads get 0 only to keep the index legal and are hidden by the mask. This is the "
+        "reference contract: the error should be at float-rounding level."),
+    "lab.effect.arange": (
+        "**Shared arange(L)** — every row gets 0..L−1. With **right** padding the real tokens still get "
+        "0..n−1: harmless. With **left** padding the short sentence starts at k (its number of pads): "
+        "sinusoidal and learned see other position vectors — harmful; RoPE, ALiBi and T5 only use "
+        "$p_i-p_j$, so a uniform shift of all real tokens is harmless as long as the pads are masked; NoPE "
+        "ignores positions. Training with right padding and serving with left padding breaks absolute methods."),
+    "lab.effect.token_ids": (
+        "**Token ids as positions** — a repeated word repeats its 'position' and order disappears: "
+        "“ML” gets the same position in both sentences wherever it stands. Harmful for every method "
+        "that uses positions; NoPE is unaffected (it has none). Large ids can even fall off a learned table."),
+    "lab.effect.zeros": (
+        "**All positions 0** — every token sits at the same place: absolute methods add one constant "
+        "vector, RoPE rotates nothing, ALiBi/T5 see distance 0 everywhere. The model is back to a bag "
+        "of words (harmful), except NoPE, which never had positions."),
+    "lab.effect.modulo": (
+        "**Learned table, modulo M** — when the sequence outgrows the table of M rows, p ↦ p mod M "
+        "runs without an error but far positions silently reuse near rows. Harmless while every "
+        "position < M (then p mod M = p); set M below the sentence length to see it bite. A correct "
+        "learned table raises instead (the hard boundary)."),
+    "lab.effect.no_position": (
+        "**No position at all** (only token embeddings) — attention still runs, but it has no order: "
+        "the positional heads lose their diagonal. Harmful for every method except NoPE, which is exactly this."),
+    "lab.effect.rotate_q_only": (
+        "**Rotate only Q** — $(R(m)q)^\\top k=q^\\top R(-m)k$ depends on the query's absolute position, not on "
+        "$n-m$: the shift identity fails, the previous-token head is lost, and the shifted short sentence differs."),
+    "lab.effect.rotate_v": (
+        "**Rotate V too** — scores are unchanged, but the retrieved content is rotated into each key's "
+        "own frame: outputs change although the attention map does not. A different design, not standard RoPE."),
+    "lab.effect.rope_on_hidden": (
+        "**RoPE once on the hidden state** — rotating X before the projections does not give "
+        "$R(m)q\\cdot R(n)k$: $W_Q, W_K$ scramble the pairs, so the score no longer depends on $n-m$ "
+        "alone, and the constant positional queries are not rotated at all."),
+    "lab.effect.pads_unmasked": (
+        "**Pads not masked** — the short sentence's real tokens also attend to pad keys, so their "
+        "outputs mix in pad values (look at the pad columns). Harmful for every method, including NoPE; "
+        "the longer sentence has no pads and is unaffected. A position id of 0 does not make a pad invisible."),
+    "lab.effect.layout_mismatch": (
+        "**Layout mismatch** — weights built for one pairing ((0,1),(2,3),… interleaved, or (i, i+d/2) half) "
+        "rotated with the other: each head still gets *a* rotation, but of the wrong pairs, so the "
+        "structured previous-token head is lost. Checkpoints cannot be mixed across layouts."),
+    "lab.effect.low_precision": (
+        "**Low-precision angles at a large position** — positions are shifted by the offset and "
+        "$p\\,\\theta_i$ is computed in bfloat16/float16. bfloat16 keeps 8 significant bits, so near "
+        "4096 neighbouring positions are 32 apart: the fast pairs get phase noise. In float32 the same "
+        "offset only costs about {f32:.1e} (RoPE is shift invariant)."),
+    "lab.summary": "5 · Which encoding is hurt by which bug?",
+    "lab.summary.note": (
+        "Each cell runs the padded batch with one scheme or one bug (with ids from the mask) for one "
+        "method and reports the largest output error over real tokens vs the sentences run alone "
+        "(log colour). The honest zeros matter as much as the failures: a uniform shift of RoPE/ALiBi/T5 "
+        "with pads masked, shared arange with right padding, NoPE under any position-id bug, "
+        "modulo while the table is long enough. Grey = not applicable (a RoPE-only bug); "
+        "“no row” = a sentence is longer than the learned table of M rows, which raises instead of wrapping. "
+        "The outlined cell is your current choice."),
+    "lab.summary.title": "max |ΔO| over real tokens, method × setup",
+    "lab.summary.na": "n/a",
+    "lab.summary.oor": "no row",
+    "lab.summary.cbar": "max |ΔO|",
+    "lab.col.mask": "ids from mask ✓",
+    "lab.col.arange": "shared arange",
+    "lab.col.token_ids": "token ids",
+    "lab.col.zeros": "all zeros",
+    "lab.col.modulo": "p mod M",
+    "lab.col.no_position": "no position",
+    "lab.col.rotate_q_only": "rotate Q only",
+    "lab.col.rotate_v": "rotate V too",
+    "lab.col.rope_on_hidden": "RoPE on hidden",
+    "lab.col.pads_unmasked": "pads unmasked",
+    "lab.col.layout_mismatch": "layout mismatch",
+    "lab.col.low_precision": "low-precision angles",
+    "lab.row.nope": "NoPE",
+    "lab.row.sinusoidal": "sinusoidal",
+    "lab.row.learned": "learned",
+    "lab.row.rope.interleaved": "RoPE interleaved",
+    "lab.row.rope.half": "RoPE half",
+    "lab.row.alibi": "ALiBi",
+    "lab.row.t5": "T5 bias",
+    "lab.explain.note": "One layer, no training: the formula of the forward pass and the code of the whole experiment.",
+    "lab.summary.explain": "Each cell: max over real tokens of max over channels of |O_setup − O_alone|.",
+    # widgets
+    "w.lab_a": "Sentence A",
+    "w.lab_a.help": "Words are split at spaces; Chinese/Japanese/Korean text one character per token. At most 64 tokens, 500 characters, 50 characters per word.",
+    "w.lab_b": "Sentence B",
+    "w.lab_b.help": "Give it a different length from A so that one of them is padded.",
+    "w.lab_side": "Padding side",
+    "w.lab_side.left": "left (decoder serving)",
+    "w.lab_side.right": "right (typical training)",
+    "w.lab_method": "Position method",
+    "w.lab_method.nope": "NoPE (none)",
+    "w.lab_method.sinusoidal": "sinusoidal (added to input)",
+    "w.lab_method.learned": "learned absolute (table)",
+    "w.lab_method.rope": "RoPE (rotate Q, K)",
+    "w.lab_method.alibi": "ALiBi (linear bias)",
+    "w.lab_method.t5": "T5 (bucket bias)",
+    "w.lab_layout": "RoPE pairing",
+    "w.lab_layout.interleaved": "interleaved (0,1),(2,3),…",
+    "w.lab_layout.half": "half (i, i+d/2)",
+    "w.lab_heads": "Heads H",
+    "w.lab_dim": "Head dim d",
+    "w.lab_causal": "Causal mask",
+    "w.lab_causal.help": "Queries see only keys at or before them (decoder). T5 then uses its causal buckets.",
+    "w.lab_maxlen": "Learned table rows M",
+    "w.lab_maxlen.help": "max_length of the learned absolute table; also the M of the p mod M scheme.",
+    "w.lab_scheme": "Position-id scheme",
+    "w.lab_scheme.mask": "from the mask ✓ (cumsum − 1)",
+    "w.lab_scheme.arange": "shared arange(L)",
+    "w.lab_scheme.token_ids": "token ids as positions",
+    "w.lab_scheme.zeros": "all zeros",
+    "w.lab_scheme.modulo": "learned table modulo (p mod M)",
+    "w.lab_nopos": "No position at all",
+    "w.lab_qonly": "Rotate only Q (RoPE only)",
+    "w.lab_rotv": "Rotate V too (RoPE only)",
+    "w.lab_hidden": "RoPE once on the hidden state (RoPE only)",
+    "w.lab_unmasked": "Pad keys not masked",
+    "w.lab_layoutbug": "Layout mismatch: weights vs rotation (RoPE only)",
+    "w.lab_lowp": "Low-precision angles at a large position (RoPE only)",
+    "w.lab_dtype": "Angle dtype",
+    "w.lab_dtype.bfloat16": "bfloat16",
+    "w.lab_dtype.float16": "float16",
+    "w.lab_offset": "Position offset",
+    "w.lab_row": "Show sentence",
+    "w.lab_row.0": "A",
+    "w.lab_row.1": "B",
+    "w.lab_head": "Head",
+    "w.lab_head.0": "0 · previous token",
+    "w.lab_head.1": "1 · nearby",
+    "w.lab_head.2": "2 · content",
+    "w.lab_head.3": "3 · content",
+    # scenes
+    "lab.scene.right": "Padding done right",
+    "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (error ~1e-7).",
+    "lab.scene.arange": "Shared arange, left padding",
+    "lab.scene.arange.say": "Sinusoidal: sentence A now starts at position 2 and its outputs change. Look at the summary: RoPE, ALiBi and T5 shrug — a uniform shift is harmless for them.",
+    "lab.scene.tokid": "Token ids as positions",
+    "lab.scene.tokid.say": "The ids are 1,2,3… in vocabulary order, not in sentence order; RoPE's previous-token head breaks.",
+    "lab.scene.qonly": "Rotate only Q",
+    "lab.scene.qonly.say": "Without rotating K the score depends on the absolute query position: the previous-token diagonal disappears.",
+    "lab.scene.pads": "Pads not masked",
+    "lab.scene.pads.say": "The short sentence's real tokens pour attention into the pad columns (red in the difference).",
+    "lab.scene.lowp": "bfloat16 angles at 8192",
+    "lab.scene.lowp.say": "Positions near 8192 in bfloat16 are 32 apart: the fast pairs turn into noise. float32 at the same offset is fine.",
+}
+
+ZH = {
+    "lab.title": "注意力实验室：故意把位置弄坏",
+    "lab.intro": (
+        "两句长度不同的句子组成一个补齐后的 batch，经过一层玩具注意力。"
+        "**正确**指每句话*单独*运行、不补齐、位置 id 为 0..n−1；"
+        "**所选**是补齐后的 batch，采用你选的补齐方向、位置 id 方案和 bug。"
+        "只要 padding 与位置处理正确，batch 中真实 token 的输出应与正确结果完全一致；"
+        "下面每个 bug 要么改变结果（并显示改在哪里），要么——如实地说——并不改变。"),
+    "lab.sources": (
+        "bug 与调试路径：seed 000 §11–§13。方法：Vaswani 等 2017（正弦）、Su 等 2021（RoPE, arXiv:2104.09864）、"
+        "Press 等 2021（ALiBi, arXiv:2108.12409）、Raffel 等 2020（T5 偏置）、Haviv 等 2022（NoPE, arXiv:2203.16634）。"),
+    "lab.default_a": "我爱ML",
+    "lab.default_b": "你也爱ML吗",
+    "lab.setup": "1 · batch 与模型",
+    "lab.bugs": "2 · 位置 id 与 bug",
+    "lab.bugs.rope_only": "标注“仅 RoPE”的开关只在方法为 RoPE 时起作用。",
+    "lab.weights.title": "玩具模型的权重是什么？",
+    "lab.weights": (
+        "没有任何训练。权重由固定随机种子生成，再**刻意构造成让位置明显影响注意力**，"
+        "类似训练后常见的注意力头：\n\n"
+        "- **头 0 · 看前一个词**，**头 1 · 看自己/邻近词**，头 2–3 · 看内容"
+        "（随机 $W_Q, W_K$，只跟随词本身）。\n"
+        "- **RoPE**：位置头的 query 是常向量 $u$，key 是 $R(1)u$，于是 "
+        "$(R(m)u)^\\top R(n)R(1)u=\\sum_i |u_i|^2\\cos((n+1-m)\\theta_i)$，在 $n=m-1$ 处最大；"
+        "$u$ 的能量集中在高频维度对上。\n"
+        "- **正弦 / 学习式**：位置头读取 $X$ 的前 $d$ 维（词向量在这些维度上很小，相当于一条“位置通道”），"
+        "$W_K$ 对每一维度对施加旋转 $T(\\omega_i)$，满足 $T\\,PE(n)=PE(n+1)$，于是 "
+        "$q_m\\cdot k_n\\approx\\sum_i\\cos((m-n-1)\\omega_i)$。学习式位置表取“正弦 + 噪声”，共 $M$ 行，越界即报错。\n"
+        "- **ALiBi**：靠每个头的斜率 $m_h$；**T5**：分桶偏置表偏好位移 −1（头 0）和 0（头 1）。\n"
+        "- **NoPE**：位置头无位置可读，注意力几乎均匀。"),
+    "lab.compare": "3 · 正确与所选的注意力",
+    "lab.compare.note": (
+        "行是 query，列是 key。正确的注意力被放进补齐后的网格（真实 query 给 pad 的权重为 0）；"
+        "pad 对应的 query 行留白，因为它们不是真实 token。两张注意力图共用一个色标；"
+        "差值为“所选 − 正确”，用以 0 为中心的发散色标。"),
+    "lab.fig.correct": "正确（单独、不补齐）",
+    "lab.fig.chosen": "所选（补齐的 batch）",
+    "lab.fig.diff": "所选 − 正确",
+    "lab.fig.key": "key",
+    "lab.fig.query": "query",
+    "lab.fig.prob": "A",
+    "lab.fig.delta": "ΔA",
+    "lab.err.title": "每个真实 token 的输出误差 max |O_所选 − O_正确|",
+    "lab.err.y": "max |ΔO|（对数）",
+    "lab.err.harmless": "1e-5：浮点舍入（无害）",
+    "lab.err.harmful": "1e-2：明显出错",
+    "lab.metric": "真实 token 上的最大误差",
+    "lab.verdict.harmless": "无害：仅有浮点舍入差异",
+    "lab.verdict.harmful": "有害：真实 token 的输出变了",
+    "lab.verdict.small": "差异小但真实存在",
+    "lab.tensors": "4 · 打印三份张量（seed 000 §12 第 2 步）",
+    "lab.tensors.note": "token ids、有效 mask、position ids 是三份不同的契约：逐一检查，不要从形状相同推断语义相同。",
+    "lab.tensors.correct": "正确：每句单独运行",
+    "lab.tensors.chosen": "所选：补齐的 batch",
+    "lab.t.token": "token",
+    "lab.t.id": "token id",
+    "lab.t.mask": "有效 mask",
+    "lab.t.pos": "position id",
+    "lab.name.a": "A",
+    "lab.name.b": "B",
+    "lab.effects": "所选开关的作用",
+    "lab.effect.mask": (
+        "**由 mask 生成位置 id**——clamp(cumsum(mask) − 1, 0)：每句第一个真实 token 的位置都是 0；"
+        "pad 的位置暂设 0 只为避免非法索引，真正让它失效的是 mask。这是参照契约，误差应只在浮点舍入量级。"),
+    "lab.effect.arange": (
+        "**共享 arange(L)**——每行都用 0..L−1。**右**补齐时真实 token 仍是 0..n−1：无害。"
+        "**左**补齐时短句从 k（它的 pad 数）开始：正弦与学习式位置看到另一组位置向量——有害；"
+        "RoPE、ALiBi、T5 只用 $p_i-p_j$，只要 pad 被 mask，真实 token 的整体平移无害；NoPE 不用位置。"
+        "训练右补齐、推理左补齐，会弄坏绝对位置方法。"),
+    "lab.effect.token_ids": (
+        "**把 token id 当位置**——重复的词得到重复的“位置”，顺序消失：无论站在哪里，“ML”在两句中的位置都一样。"
+        "对所有使用位置的方法都有害；NoPE 不受影响（它本来就没有位置）。较大的 id 甚至会超出学习式位置表。"),
+    "lab.effect.zeros": (
+        "**位置全为 0**——所有 token 站在同一处：绝对位置只加了同一个常向量，RoPE 什么都不转，ALiBi/T5 处处看到距离 0。"
+        "模型退回词袋（有害）；NoPE 例外，它本来就没有位置。"),
+    "lab.effect.modulo": (
+        "**学习式位置表取模 M**——序列长度超过 M 行的表时，p ↦ p mod M 不报错，但远处位置悄悄复用近处的行。"
+        "只要所有位置 < M 就无害（此时 p mod M = p）；把 M 调到句长以下就能看到它出错。正确的学习式位置表会直接报错（硬边界）。"),
+    "lab.effect.no_position": (
+        "**完全不加位置**（只有 token embedding）——注意力照样能算，但没有顺序：位置头失去对角线。"
+        "除 NoPE（它本就如此）外，对所有方法都有害。"),
+    "lab.effect.rotate_q_only": (
+        "**只旋转 Q**——$(R(m)q)^\\top k=q^\\top R(-m)k$ 取决于 query 的绝对位置，而不是 $n-m$："
+        "平移恒等式失效，看前一个词的头失效，平移后的短句结果也不同。"),
+    "lab.effect.rotate_v": (
+        "**连 V 一起旋转**——分数不变，但取回的内容被转进了各个 key 自己的坐标系："
+        "注意力图不变，输出却变了。这是另一种设计，不是标准 RoPE。"),
+    "lab.effect.rope_on_hidden": (
+        "**只在 hidden 上旋转一次**——先旋转 X 再投影，得不到 $R(m)q\\cdot R(n)k$："
+        "$W_Q, W_K$ 会打乱维度对，分数不再只依赖 $n-m$，常向量的位置 query 更是完全没被旋转。"),
+    "lab.effect.pads_unmasked": (
+        "**pad 没有被 mask**——短句的真实 token 也去关注 pad key，输出混入 pad 的 value（看 pad 所在的列）。"
+        "对所有方法都有害，包括 NoPE；较长的句子没有 pad，不受影响。pad 的位置 id 设为 0 并不能让它不可见。"),
+    "lab.effect.layout_mismatch": (
+        "**布局不匹配**——权重按一种配对构造（交错 (0,1),(2,3),… 或对半 (i, i+d/2)），却用另一种配对旋转："
+        "每个头仍然做了“某种”旋转，但转错了维度对，构造好的“看前一个词”的头因此失效。不同布局的权重不能混用。"),
+    "lab.effect.low_precision": (
+        "**在大位置上用低精度算角度**——位置整体加上偏移量，$p\\,\\theta_i$ 用 bfloat16/float16 计算。"
+        "bfloat16 只有 8 位有效数字，在 4096 附近相邻可表示的位置相差 32：高频维度对的相位变成噪声。"
+        "同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
+    "lab.summary": "5 · 哪种编码会被哪个 bug 伤到？",
+    "lab.summary.note": (
+        "每个格子对一种方法、用一种位置 id 方案或一个 bug（其余位置 id 由 mask 生成）运行补齐的 batch，"
+        "报告真实 token 上相对“单句单独运行”的最大输出误差（对数色标）。如实的“零”与失败同样重要："
+        "pad 被 mask 时 RoPE/ALiBi/T5 的整体平移、右补齐时的共享 arange、任何位置 id bug 下的 NoPE、"
+        "表足够长时的取模。灰色 = 不适用（仅 RoPE 的 bug）；"
+        "“越界”= 句子比 M 行的学习式位置表更长，此时直接报错而不是取模。描边的格子是你当前的选择。"),
+    "lab.summary.title": "真实 token 上的 max |ΔO|：方法 × 设置",
+    "lab.summary.na": "不适用",
+    "lab.summary.oor": "越界",
+    "lab.summary.cbar": "max |ΔO|",
+    "lab.col.mask": "由 mask 生成 ✓",
+    "lab.col.arange": "共享 arange",
+    "lab.col.token_ids": "token id 当位置",
+    "lab.col.zeros": "全为 0",
+    "lab.col.modulo": "p mod M",
+    "lab.col.no_position": "不加位置",
+    "lab.col.rotate_q_only": "只转 Q",
+    "lab.col.rotate_v": "连 V 一起转",
+    "lab.col.rope_on_hidden": "在 hidden 上转",
+    "lab.col.pads_unmasked": "pad 未 mask",
+    "lab.col.layout_mismatch": "布局不匹配",
+    "lab.col.low_precision": "低精度角度",
+    "lab.row.nope": "NoPE",
+    "lab.row.sinusoidal": "正弦",
+    "lab.row.learned": "学习式",
+    "lab.row.rope.interleaved": "RoPE 交错",
+    "lab.row.rope.half": "RoPE 对半",
+    "lab.row.alibi": "ALiBi",
+    "lab.row.t5": "T5 偏置",
+    "lab.explain.note": "单层、无训练：前向计算的公式与整个实验的代码。",
+    "lab.summary.explain": "每个格子：真实 token 上、各通道上 |O_设置 − O_单独| 的最大值。",
+    "w.lab_a": "句子 A",
+    "w.lab_a.help": "按空格分词；中日韩文字每个字一个 token。最多 64 个 token、500 个字符，每个词最多 50 个字符。",
+    "w.lab_b": "句子 B",
+    "w.lab_b.help": "长度与 A 不同，其中一句才会被补齐。",
+    "w.lab_side": "补齐方向",
+    "w.lab_side.left": "左（decoder 推理）",
+    "w.lab_side.right": "右（常见于训练）",
+    "w.lab_method": "位置方法",
+    "w.lab_method.nope": "NoPE（无）",
+    "w.lab_method.sinusoidal": "正弦（加到输入）",
+    "w.lab_method.learned": "学习式绝对位置（查表）",
+    "w.lab_method.rope": "RoPE（旋转 Q、K）",
+    "w.lab_method.alibi": "ALiBi（线性偏置）",
+    "w.lab_method.t5": "T5（分桶偏置）",
+    "w.lab_layout": "RoPE 配对方式",
+    "w.lab_layout.interleaved": "交错 (0,1),(2,3),…",
+    "w.lab_layout.half": "对半 (i, i+d/2)",
+    "w.lab_heads": "头数 H",
+    "w.lab_dim": "每头维度 d",
+    "w.lab_causal": "因果 mask",
+    "w.lab_causal.help": "query 只能看到自己及之前的 key（decoder）。此时 T5 使用单向分桶。",
+    "w.lab_maxlen": "学习式位置表行数 M",
+    "w.lab_maxlen.help": "学习式绝对位置表的 max_length；也是 p mod M 方案中的 M。",
+    "w.lab_scheme": "位置 id 方案",
+    "w.lab_scheme.mask": "由 mask 生成 ✓（cumsum − 1）",
+    "w.lab_scheme.arange": "共享 arange(L)",
+    "w.lab_scheme.token_ids": "把 token id 当位置",
+    "w.lab_scheme.zeros": "全为 0",
+    "w.lab_scheme.modulo": "学习式位置表取模（p mod M）",
+    "w.lab_nopos": "完全不加位置",
+    "w.lab_qonly": "只旋转 Q（仅 RoPE）",
+    "w.lab_rotv": "连 V 一起旋转（仅 RoPE）",
+    "w.lab_hidden": "只在 hidden 上旋转一次（仅 RoPE）",
+    "w.lab_unmasked": "pad key 未被 mask",
+    "w.lab_layoutbug": "权重与旋转的布局不匹配（仅 RoPE）",
+    "w.lab_lowp": "在大位置上用低精度算角度（仅 RoPE）",
+    "w.lab_dtype": "角度精度",
+    "w.lab_dtype.bfloat16": "bfloat16",
+    "w.lab_dtype.float16": "float16",
+    "w.lab_offset": "位置偏移量",
+    "w.lab_row": "显示句子",
+    "w.lab_row.0": "A",
+    "w.lab_row.1": "B",
+    "w.lab_head": "注意力头",
+    "w.lab_head.0": "0 · 前一个词",
+    "w.lab_head.1": "1 · 邻近",
+    "w.lab_head.2": "2 · 内容",
+    "w.lab_head.3": "3 · 内容",
+    "lab.scene.right": "正确的补齐",
+    "lab.scene.right.say": "左补齐、由 mask 生成位置 id、pad 被 mask：补齐后的 batch 复现了每句单独运行的结果（误差约 1e-7）。",
+    "lab.scene.arange": "共享 arange，左补齐",
+    "lab.scene.arange.say": "正弦位置：句子 A 现在从位置 2 开始，输出随之改变。看总结矩阵：RoPE、ALiBi、T5 不受影响——整体平移对它们无害。",
+    "lab.scene.tokid": "把 token id 当位置",
+    "lab.scene.tokid.say": "id 按词表顺序是 1,2,3…，而不是句中顺序；RoPE 看前一个词的头坏掉了。",
+    "lab.scene.qonly": "只旋转 Q",
+    "lab.scene.qonly.say": "不旋转 K，分数就依赖 query 的绝对位置：看前一个词的对角线消失了。",
+    "lab.scene.pads": "pad 未被 mask",
+    "lab.scene.pads.say": "短句的真实 token 把注意力倒进 pad 列（差值图中的红色）。",
+    "lab.scene.lowp": "8192 处的 bfloat16 角度",
+    "lab.scene.lowp.say": "8192 附近 bfloat16 能表示的位置相隔 32：高频维度对变成噪声。同样偏移用 float32 则没问题。",
+}
+
+_BUGS_OFF = {"lab_nopos": False, "lab_qonly": False, "lab_rotv": False, "lab_hidden": False,
+             "lab_unmasked": False, "lab_layoutbug": False, "lab_lowp": False}
+
+
+def _scene(name, **values):
+    return {"title": f"lab.scene.{name}", "say": f"lab.scene.{name}.say", "values": {**_BUGS_OFF, "lab_heads": 2, **values}}
+
+
+SCENES = {"lab": [
+    _scene("right", lab_method="rope", lab_side="left", lab_scheme="mask", lab_row=0, lab_head=0),
+    _scene("arange", lab_method="sinusoidal", lab_side="left", lab_scheme="arange", lab_row=0, lab_head=0),
+    _scene("tokid", lab_method="rope", lab_side="left", lab_scheme="token_ids", lab_row=1, lab_head=0),
+    _scene("qonly", lab_method="rope", lab_side="left", lab_scheme="mask", lab_qonly=True, lab_row=1, lab_head=0),
+    _scene("pads", lab_method="rope", lab_side="left", lab_scheme="mask", lab_unmasked=True, lab_row=0, lab_head=1),
+    _scene("lowp", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True, lab_dtype="bfloat16",
+           lab_offset=8192, lab_row=1, lab_head=0),
+]}

@@ -1,0 +1,225 @@
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from posviz import attention as A
+from posviz.positions import position_ids_from_mask
+from posviz.relative import alibi_bias, t5_bucket_matrix
+from posviz.rope import apply_rope
+from posviz.tokens import encode
+
+S_A, S_B = "I love ML", "do you love ML too"
+ZH_A, ZH_B = "我爱ML", "你也爱ML吗"
+METHOD_ROWS = A.SUMMARY_ROWS
+
+
+@pytest.mark.parametrize("method, layout", METHOD_ROWS)
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_correct_padded_batch_matches_unpadded_runs(method, layout, side, causal):
+    batch = encode([S_A, S_B], padding_side=side)
+    model = A.build_model(method, num_heads=3, head_dim=16, rope_layout=layout)
+    _, _, errs, pos = A.compare(model, batch, "mask", (), causal=causal)
+    assert max(float(e.max()) for e in errs) < 1e-5
+    assert pos.tolist() == position_ids_from_mask(batch.attention_mask).tolist()
+
+
+def _pattern(err, status):
+    """'0' harmless (< 1e-5), 'X' harmful (> 1e-2), '-' not applicable / out of range, '?' in between."""
+    out = []
+    for i in range(err.shape[0]):
+        row = ""
+        for j in range(err.shape[1]):
+            e = err[i, j]
+            row += "-" if status[i][j] != "ok" else "0" if e < A.HARMLESS else "X" if e > A.HARMFUL else "?"
+        out.append(row)
+    return out
+
+
+# columns: mask arange token_ids zeros modulo | no_position q_only rot_v hidden unmasked layout lowp
+EXPECTED_LEFT = [
+    "000000---X--",   # NoPE: no position-id bug can hurt it; only unmasked pads do
+    "0XXX0X---X--",   # sinusoidal: a uniform shift (arange, left padding) hurts an absolute method
+    "0XXX0X---X--",   # learned
+    "00XX0XXXXXXX",   # RoPE interleaved: the shift is harmless, every RoPE bug hurts
+    "00XX0XXXXXXX",   # RoPE half
+    "00XX0X---X--",   # ALiBi
+    "00XX0X---X--",   # T5
+]
+
+
+@pytest.mark.parametrize("sentences", [(S_A, S_B), (ZH_A, ZH_B)])
+@pytest.mark.parametrize("heads, causal", [(4, False), (2, False), (4, True)])
+def test_summary_matrix_pattern_left_padding(sentences, heads, causal):
+    err, status = A.summary_matrix(*sentences, padding_side="left", num_heads=heads, head_dim=16,
+                                   causal=causal, max_length=16)
+    assert _pattern(err, status) == EXPECTED_LEFT
+
+
+def test_summary_matrix_right_padding_arange_is_harmless():
+    err, status = A.summary_matrix(S_A, S_B, padding_side="right", num_heads=4, head_dim=16)
+    pat = _pattern(err, status)
+    assert [r[1] for r in pat] == ["0"] * 7            # shared arange with right padding
+    assert [r[0] for r in pat] == ["0"] * 7
+
+
+def test_summary_matrix_modulo_bites_when_the_table_is_short():
+    err, status = A.summary_matrix(S_A, S_B, padding_side="left", num_heads=4, head_dim=16, max_length=3)
+    pat = _pattern(err, status)
+    cols = [r[4] for r in pat]
+    assert cols == ["0", "X", "-", "X", "X", "X", "X"]
+    # the learned table cannot run the 5-token sentence at all: hard boundary, never wrapped
+    assert set(status[2]) == {"out_of_range", "na"}
+
+
+def test_no_pads_means_pad_bugs_are_harmless():
+    err, status = A.summary_matrix("a b c", "d e f", padding_side="left", num_heads=2, head_dim=16)
+    j = A.SUMMARY_COLS.index(("mask", "pads_unmasked"))
+    assert np.nanmax(err[:, j]) < A.HARMLESS
+    j = A.SUMMARY_COLS.index(("arange", None))
+    assert np.nanmax(err[:, j]) < A.HARMLESS
+
+
+def test_learned_boundary_raises_and_modulo_does_not():
+    batch = encode([S_A, S_B], padding_side="right")
+    model = A.build_model("learned", num_heads=2, head_dim=16, max_length=4)
+    pos = position_ids_from_mask(batch.attention_mask)
+    with pytest.raises(A.PositionOutOfRangeError, match="max_length=4"):
+        A.forward(model, batch.token_ids, batch.attention_mask, pos)
+    assert isinstance(A.PositionOutOfRangeError("x"), ValueError)
+    A.forward(model, batch.token_ids, batch.attention_mask, pos % 4)
+    with pytest.raises(ValueError, match="max_length"):
+        A.lab_run(S_A, S_B, method="learned", max_length=4)
+
+
+def test_permutation_equivariance():
+    for a, b in (("dog bites man", "man bites dog"), ("猫追狗", "狗追猫"), ("a b c d e", "e c a d b")):
+        r = A.equivariance(a, b, method="nope", causal=False)
+        assert r["max_diff"] < 1e-5
+        assert np.abs(r["attn_b"] - r["p_attn_a"]).max() < 1e-5
+        for method in ("sinusoidal", "learned", "rope", "t5"):
+            assert A.equivariance(a, b, method=method)["max_diff"] > 1e-2, method
+        assert A.equivariance(a, b, method="nope", causal=True)["max_diff"] > 1e-2   # the mask leaks position
+        assert A.equivariance(a, b, method="alibi", causal=True)["max_diff"] > 1e-2
+    # ALiBi's -m|i-j| has no direction: a reversed sentence is invisible without the causal mask ...
+    assert A.equivariance("dog bites man", "man bites dog", method="alibi")["max_diff"] < 1e-5
+    # ... but any other reordering changes the distances
+    assert A.equivariance("a b c d e", "e c a d b", method="alibi")["max_diff"] > 1e-2
+    table = A.equivariance_table("猫追狗", "狗追猫")
+    assert table.shape == (len(A.METHODS), 2)
+    alibi = A.METHODS.index("alibi")
+    assert table[0, 0] < 1e-5 and table[alibi, 0] < 1e-5
+    assert all(table[i, 0] > 1e-2 for i in range(len(A.METHODS)) if i not in (0, alibi))
+    assert (table[:, 1] > 1e-2).all()
+
+
+def test_equivariance_needs_a_permutation():
+    with pytest.raises(ValueError, match="permutation"):
+        A.equivariance("dog bites man", "man bites cat")
+    assert A.permutation_between(list("abca"), list("caab")) == [2, 0, 3, 1]
+
+
+def test_positional_heads_prefer_the_previous_token():
+    ids = encode(["a b c d e f g h"]).token_ids[0]
+    for method in ("sinusoidal", "learned", "rope", "t5"):
+        w = A.run_single(A.build_model(method, num_heads=2, head_dim=16), ids).weights[0, 0]   # [L,L]
+        prev = w.diagonal(-1)                                        # A[i, i-1]
+        assert (prev > 0.4).float().mean() > 0.8, method
+    nope = A.run_single(A.build_model("nope", num_heads=2, head_dim=16), ids).weights[0, 0]
+    assert nope.max() < 0.3                                          # nothing to read: near uniform
+
+
+def test_alibi_and_t5_biases_match_posviz_relative():
+    model = A.build_model("alibi", num_heads=4, head_dim=8)
+    ids = torch.tensor([[1, 2, 3, 4, 5]])
+    mask, pos = torch.ones_like(ids), torch.arange(5)[None]
+    model0 = A.ToyModel(**{**model.__dict__, "wq": model.wq * 0, "wk": model.wk * 0})
+    w = A.forward(model0, ids, mask, pos).weights[0]                 # [H,L,S]
+    assert torch.allclose(w, alibi_bias(4, 5).softmax(-1), atol=1e-6)
+    t5 = A.build_model("t5", num_heads=2, head_dim=8)
+    t50 = A.ToyModel(**{**t5.__dict__, "wq": t5.wq * 0, "wk": t5.wk * 0})
+    for causal in (False, True):
+        w = A.forward(t50, ids, mask, pos, causal=causal).weights[0]
+        b = t5.t5_table[:, t5_bucket_matrix(5, bidirectional=not causal, num_buckets=32, max_distance=128)]
+        if causal:
+            b = b.masked_fill(~torch.ones(5, 5, dtype=torch.bool).tril(), -1e9)
+        assert torch.allclose(w, b.softmax(-1), atol=1e-6)
+
+
+def test_lowp_rotation_equals_apply_rope_in_float32_and_differs_in_bfloat16():
+    x = torch.randn(2, 2, 6, 16, generator=torch.Generator().manual_seed(1))
+    pos = torch.arange(6)[None].expand(2, 6)
+    for layout in ("interleaved", "half"):
+        ref = apply_rope(x, pos, layout=layout)
+        assert torch.allclose(A._rotate_lowp(x, pos, 0, torch.float32, layout), ref, atol=1e-6)
+        off = A._rotate_lowp(x, pos, 8192, torch.bfloat16, layout)
+        exact = apply_rope(x, pos + 8192, layout=layout)
+        assert (off - exact).abs().max() > 0.1
+    # the honest control: float32 at the same offset is close to the unshifted run
+    assert A.lowp_float32_error(S_A, S_B, lowp_offset=8192) < 1e-2
+
+
+def test_rope_structured_key_is_one_step_ahead():
+    m = A.build_model("rope", num_heads=1, head_dim=16)
+    u = m.bq[0][None, None, None]                                   # [1,1,1,d]
+    assert torch.allclose(apply_rope(u, torch.tensor([1.0]))[0, 0, 0], m.bk[0], atol=1e-5)
+    mh = A.build_model("rope", num_heads=1, head_dim=16, rope_layout="half")
+    u = mh.bq[0][None, None, None]
+    assert torch.allclose(apply_rope(u, torch.tensor([1.0]), layout="half")[0, 0, 0], mh.bk[0], atol=1e-5)
+
+
+def test_shapes_and_determinism():
+    r1 = A.lab_run(S_A, S_B, num_heads=3, head_dim=8)
+    r2 = A.lab_run(S_A, S_B, num_heads=3, head_dim=8)
+    assert r1["rows"][0]["chosen"].shape == (3, 5, 5)
+    assert np.array_equal(r1["rows"][1]["chosen"], r2["rows"][1]["chosen"])
+    assert r1["rows"][0]["pos"] == [0, 0, 0, 1, 2]
+    assert r1["max_error"] < 1e-5
+    batch = encode([S_A, S_B])
+    model = A.build_model("rope", num_heads=2, head_dim=16)
+    res = A.forward(model, batch.token_ids, batch.attention_mask, position_ids_from_mask(batch.attention_mask))
+    assert res.weights.shape == (2, 2, 5, 5) and res.output.shape == (2, 5, 32)
+    assert torch.allclose(res.weights.sum(-1), torch.ones(2, 2, 5))
+
+
+def test_every_bug_on_every_method_runs():
+    for method in A.METHODS:
+        for bug in A.BUGS:
+            for dtype in A.LOWP_DTYPES:
+                out = A.lab_run(S_A, S_B, method=method, bugs=(bug,), lowp_dtype=dtype, lowp_offset=32768,
+                                max_length=64)
+                assert math.isfinite(out["max_error"])
+
+
+@pytest.mark.parametrize("kw, word", [
+    (dict(method="xpos"), "method"), (dict(num_heads=5), "num_heads"), (dict(num_heads=0), "num_heads"),
+    (dict(head_dim=7), "head_dim"), (dict(head_dim=4), "head_dim"), (dict(head_dim=128), "head_dim"),
+    (dict(rope_layout="diag"), "rope_layout"), (dict(max_length=0), "max_length"),
+    (dict(scheme="random"), "scheme"), (dict(bugs=("typo",)), "bugs"), (dict(padding_side="up"), "padding_side"),
+    (dict(lowp_dtype="float8"), "lowp_dtype"), (dict(lowp_offset=-1), "lowp_offset"),
+    (dict(lowp_offset=10**9), "lowp_offset"),
+])
+def test_invalid_arguments(kw, word):
+    with pytest.raises(ValueError, match=word):
+        A.lab_run(S_A, S_B, **kw)
+
+
+def test_invalid_sentences():
+    for bad in ("", "   ", "x" * 10_000):
+        with pytest.raises(ValueError, match="sentence A"):
+            A.lab_run(bad, S_B)
+        with pytest.raises(ValueError, match="sentence B"):
+            A.equivariance("a b", bad)
+
+
+def test_forward_validates_tensors():
+    model = A.build_model("rope", num_heads=1, head_dim=8)
+    ids = torch.tensor([[1, 2, 3]])
+    with pytest.raises(ValueError, match="position_ids"):
+        A.forward(model, ids, torch.ones_like(ids), torch.zeros(1, 4, dtype=torch.long))
+    with pytest.raises(ValueError, match="token_ids"):
+        A.forward(model, ids * 1000, torch.ones_like(ids), torch.zeros_like(ids))
+    with pytest.raises(ValueError, match="attention_mask"):
+        A.forward(model, ids, torch.ones(1, 3), torch.zeros_like(ids))
