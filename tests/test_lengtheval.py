@@ -1,0 +1,105 @@
+"""posviz.lengtheval: per-bucket accuracy, loss and entropy; RoPE scalings at evaluation time."""
+import math
+
+import pytest
+import torch
+
+from posviz import lengtheval as le
+from posviz.rope import rope_inv_freq
+from posviz.task import IGNORE
+from posviz.tinylm import TinyConfig, TinyLM
+
+
+def test_bucket_accuracy_hand_made():
+    # 2 sequences of length 8, buckets of 4; positions 0,1 carry no answer
+    targets = torch.tensor([[IGNORE, IGNORE, 1, 2, 3, 4, 5, 6],
+                            [IGNORE, IGNORE, 1, 2, 3, 4, 5, 6]])
+    pred = torch.tensor([[9, 9, 1, 0, 3, 4, 0, 0],
+                         [1, 2, 1, 2, 3, 0, 0, 0]])
+    acc, count = le.bucket_accuracy(pred, targets, 4)
+    # bucket 0: positions 2,3 -> hits (1,0) + (1,1) = 3 of 4; predictions at 0,1 do not count
+    # bucket 1: positions 4..7 -> hits (1,1,0,0) + (1,0,0,0) = 3 of 8
+    assert count.tolist() == [4, 8]
+    assert acc.tolist() == [0.75, 0.375]
+
+
+def test_bucket_mean_uneven_and_empty():
+    v = torch.arange(10.0)[None]                       # [1,10]
+    m = torch.ones(1, 10, dtype=torch.bool)
+    m[0, :4] = False                                   # bucket 0 (positions 0..3) empty
+    mean, count = le.bucket_mean(v, m, 4)
+    assert count.tolist() == [0, 4, 2]
+    assert math.isnan(mean[0]) and mean[1] == 5.5 and mean[2] == 8.5
+
+
+def test_bucket_mean_shape_error():
+    with pytest.raises(ValueError, match="values"):
+        le.bucket_mean(torch.zeros(2, 3), torch.ones(2, 4, dtype=torch.bool), 2)
+    with pytest.raises(ValueError, match="bucket_size"):
+        le.bucket_index(8, 0)
+
+
+def test_attention_entropy():
+    L = 6
+    causal_uniform = torch.tril(torch.ones(L, L)) / torch.arange(1, L + 1)[:, None]
+    h = le.attention_entropy(causal_uniform)
+    assert torch.allclose(h, torch.log(torch.arange(1, L + 1, dtype=torch.float32)))
+    one_hot = torch.eye(L)
+    assert torch.equal(le.attention_entropy(one_hot), torch.zeros(L))
+
+
+def test_rope_overrides():
+    d, base = 16, 10000.0
+    inv = rope_inv_freq(d, base)
+    assert le.rope_override("rope", d, base, 64, 512) is None
+    pi, f = le.rope_override("rope_pi", d, base, 64, 512)
+    assert torch.allclose(pi, inv / 8) and f == 1.0
+    ntk, f = le.rope_override("rope_ntk", d, base, 64, 512)
+    assert torch.allclose(ntk, rope_inv_freq(d, base * 8 ** (d / (d - 2))), rtol=1e-5) and f == 1.0
+    assert math.isclose(float(ntk[0]), 1.0) and math.isclose(float(ntk[-1]), float(inv[-1]) / 8, rel_tol=1e-5)
+    yarn, f = le.rope_override("rope_yarn", d, base, 64, 512)
+    assert math.isclose(f, 0.1 * math.log(8) + 1)
+    assert float(yarn[0]) == pytest.approx(1.0) and float(yarn[-1]) == pytest.approx(float(inv[-1]) / 8)
+
+
+def test_base_method():
+    assert le.base_method("rope_yarn") == "rope"
+    assert le.base_method("learned_clamp") == "learned"
+    assert le.base_method("t5") == "t5"
+    with pytest.raises(ValueError, match="variant"):
+        le.base_method("rope_xyz")
+
+
+@pytest.mark.parametrize("variant", ["learned", "learned_clamp", "rope_pi", "alibi"])
+def test_evaluate_structure(variant):
+    torch.manual_seed(0)
+    model = TinyLM(TinyConfig(method=le.base_method(variant), d_model=16, n_heads=2, max_length=16,
+                              t5_max_distance=16))
+    r = le.evaluate(model, variant, length=48, num_sequences=3, batch_size=2, bucket_size=16)
+    assert len(r["acc"]) == len(r["loss"]) == 3
+    assert len(r["entropy"]) == 2 and len(r["entropy"][0]) == 2 and len(r["entropy"][0][0]) == 3
+    assert model.rope_override is None                   # evaluation leaves the model as trained
+    if variant == "learned":                             # no row beyond the table: N/A, not a number
+        assert r["acc"][0] is not None and r["acc"][1:] == [None, None]
+        assert r["count"] == [3 * 14, 0, 0]
+    else:
+        assert all(a is not None and 0 <= a <= 1 for a in r["acc"])
+        assert r["count"] == [3 * 14, 3 * 16, 3 * 16]
+
+
+def test_evaluate_matches_direct_accuracy():
+    torch.manual_seed(1)
+    model = TinyLM(TinyConfig(method="nope", d_model=16, n_heads=2))
+    r = le.evaluate(model, "nope", length=32, num_sequences=4, batch_size=4, bucket_size=32, seed=123)
+    from posviz.task import make_batch
+    x, y = make_batch(4, 32, seed=123)
+    with torch.no_grad():
+        pred = model(x).argmax(-1)
+    m = y != IGNORE
+    assert r["acc"][0] == pytest.approx(float(((pred == y) & m).sum() / m.sum()))
+
+
+def test_variant_must_match_model():
+    model = TinyLM(TinyConfig(method="alibi", d_model=16, n_heads=2))
+    with pytest.raises(ValueError, match="variant"):
+        le.evaluate(model, "rope", length=16, num_sequences=1, bucket_size=8)
