@@ -1,0 +1,116 @@
+"""posviz.figures.rope: trace types, shapes, animation frames, payload sizes."""
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from posviz import rope
+from posviz.figures import rope as fr
+from posviz.figures import export
+
+CLOCK_LABELS = dict(q="q", k="k", arc="arc", pair="pair {i}: θ={theta:.3g}", angle="{deg:.0f}°")
+ANIM_LABELS = dict(q="q", k="k", score="score", now="now", x="t", y="score", play="play", pause="pause",
+                   step="t={t} m={m} n={n} s={score:.3f}", pair="pair {i}")
+DIST_LABELS = dict(x="n-m", y="score", pair="pair {i}", mean="mean", now="now")
+
+
+def kb(fig):
+    return len(fig.to_json()) / 1024
+
+
+def test_clock_faces():
+    cv = rope.clock_view(2, 5, 8)
+    fig = fr.clock_faces(cv["hands"], cv["pairs"], labels=CLOCK_LABELS)
+    assert [tr.type for tr in fig.data] == ["scatter"] * 4           # faces, arcs, q hands, k hands
+    q = [tr for tr in fig.data if tr.name == "q"][0]
+    x, y = np.asarray(q.x), np.asarray(q.y)
+    assert x.shape == (3 * 4,) and np.isnan(x[2::3]).all()           # 4 hands, NaN-separated
+    # the q hand of pair 0 goes from the first centre (0, 0) to (cos 2, sin 2)
+    assert np.allclose([x[0], y[0], x[1], y[1]], [0, 0, np.cos(2.0), np.sin(2.0)], atol=1e-6)
+    # the k hand of pair 1 (second clock, centre 2.7 radii to the right) at angle 5 * 0.1
+    k = [tr for tr in fig.data if tr.name == "k"][0]
+    assert np.allclose([k.x[4] - k.x[3], k.y[4]], [np.cos(0.5), np.sin(0.5)], atol=1e-6)
+    titles = [a.text for a in fig.layout.annotations]
+    assert len(titles) == 4 and titles[0].startswith("pair 0: θ=1") and "172°" in titles[0]
+    assert "q" in export.figure_csv(fig)
+    assert kb(fig) < 40
+
+
+def test_clock_animation_frames_and_buttons():
+    av = rope.animation_view(2, 5, 8, mode="both")
+    fig = fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+                             labels=ANIM_LABELS)
+    assert len(fig.frames) == rope.ANIMATION_STEPS
+    fr0 = fig.frames[5]
+    assert len(fr0.data) == 4 and list(fr0.traces) == [1, 2, 4, 5]
+    assert [fig.data[i].name for i in fr0.traces] == ["q", "k", "now", "step"]
+    assert fr0.data[3].text[0].startswith("t=5 m=7 n=10")
+    # frame 5 of "both": the q hand of pair 0 is at (m+5) theta_0 = 7 rad
+    assert np.allclose([fr0.data[0].x[1], fr0.data[0].y[1]], [np.cos(7.0), np.sin(7.0)], atol=1e-5)
+    # the dict built without validation is a valid figure
+    assert len(go.Figure(fig.to_dict()).frames) == rope.ANIMATION_STEPS
+    menus = fig.layout.updatemenus[0]
+    assert [b.method for b in menus.buttons] == ["animate", "animate"]
+    assert menus.buttons[0].args[0] is None and menus.buttons[0].args[1]["fromcurrent"] is True
+    assert len(fig.layout.sliders[0].steps) == rope.ANIMATION_STEPS
+    # common shift: the score line is flat; moving only the key: it is not
+    assert np.ptp(np.asarray(av["scores"])) < 1e-4
+    av2 = rope.animation_view(2, 5, 8, mode="key")
+    assert np.ptp(np.asarray(av2["scores"])) > 0.5
+    assert kb(fig) < 150
+
+
+def test_animation_payload_at_max_settings():
+    av = rope.animation_view(128, 0, 256, 1000000.0, "random", "key")
+    fig = fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+                             labels=ANIM_LABELS)
+    assert kb(fig) < 300
+
+
+def test_score_vs_distance():
+    dv = rope.distance_view(64)
+    fig = fr.score_vs_distance(dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], 3, labels=DIST_LABELS)
+    assert len(fig.data) == 5 and fig.data[-1].name == "mean"
+    assert len(fig.data[-1].x) == 2 * rope.MAX_SHOWN_DISTANCE + 1
+    assert float(np.asarray(fig.data[-1].y)[rope.MAX_SHOWN_DISTANCE]) == pytest.approx(1.0)
+    assert kb(fig) < 60
+
+
+def test_pair_clock_and_layouts():
+    row = rope.hand_examples()[0]
+    fig = fr.pair_clock(row["q"], row["k"], row["rq"], row["rk"],
+                        labels=dict(q0="q0", k0="k0", rq="rq", rk="rk", title="t"))
+    rq = [tr for tr in fig.data if tr.name == "rq"][0]
+    assert np.allclose([rq.x[1], rq.y[1]], [0.0, 1.0], atol=1e-6)
+    lv = rope.layout_demo(8, 1, 2)
+    fig = fr.layout_pairs(lv["pairs_interleaved"], lv["pairs_half"], labels=dict(rows=["a", "b"], x="x", z="z"))
+    z = np.asarray(fig.data[0].z)
+    assert fig.data[0].type == "heatmap" and z.shape == (2, 8)
+    assert z[0].tolist() == [0, 0, 1, 1, 2, 2, 3, 3] and z[1].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+    big = rope.layout_demo(256, 1, 2)
+    fig = fr.layout_pairs(big["pairs_interleaved"], big["pairs_half"], labels=dict(rows=["a", "b"], x="x", z="z"))
+    assert fig.data[0].text is None and kb(fig) < 60
+    json.loads(fig.to_json())
+
+
+def test_every_builder_output_is_a_valid_figure_with_the_house_template():
+    """Round trip through JSON and a fresh go.Figure; the template is expanded; CSV export works."""
+    cv = rope.clock_view(3, 9, 16, 10000.0, "random")
+    av = rope.animation_view(3, 9, 16, 10000.0, "random", "key")
+    dv = rope.distance_view(16)
+    lv = rope.layout_demo(16, 3, 9)
+    row = rope.hand_examples()[-1]
+    figs = [
+        fr.clock_faces(cv["hands"], cv["pairs"], labels=CLOCK_LABELS),
+        fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+                           labels=ANIM_LABELS),
+        fr.score_vs_distance(dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], 6, labels=DIST_LABELS),
+        fr.pair_clock(row["q"], row["k"], row["rq"], row["rk"], labels=dict(q0="a", k0="b", rq="c", rk="d", title="t")),
+        fr.layout_pairs(lv["pairs_interleaved"], lv["pairs_half"], labels=dict(rows=["a", "b"], x="x", z="z")),
+    ]
+    for fig in figs:
+        spec = json.loads(fig.to_json())
+        assert isinstance(spec["layout"]["template"], dict)          # expanded, not a bare name
+        go.Figure(fig.to_dict())                                     # raises on any invalid property
+        export.figure_csv(fig)

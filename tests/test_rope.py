@@ -1,0 +1,384 @@
+"""posviz.rope: the seeds' hand examples, the RoPE identities, layouts, Hugging Face agreement."""
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posviz import rope
+from posviz.rope import (apply_rope, clock_hands, content_vectors, convert_layout, hand_examples,
+                         layout_demo, layout_permutation, pair_rotate, pair_score, pair_score_relative,
+                         rope_angles, rope_inv_freq, rope_pairs, rope_rotation_matrix, rope_score,
+                         rope_score_relative, rotation_2x2, shift_scores, shown_pairs, wrap_angle)
+
+
+def formula_rope(x, pos, inv_freq, layout="interleaved", factor=1.0):
+    """The textbook formula, written independently (seed 000 §09), for bitwise comparisons."""
+    ang = pos.to(torch.float32)[..., None] * inv_freq                 # [L,d/2] or [N,L,d/2]
+    if ang.ndim == 2:
+        ang = ang[None]
+    cos, sin = (ang.cos() * factor).to(x.dtype)[:, None], (ang.sin() * factor).to(x.dtype)[:, None]
+    d = x.shape[-1]
+    if layout == "interleaved":
+        a, b = x[..., 0::2], x[..., 1::2]
+        return torch.stack((a * cos - b * sin, a * sin + b * cos), -1).flatten(-2)
+    a, b = x[..., : d // 2], x[..., d // 2:]
+    return torch.cat((a * cos - b * sin, a * sin + b * cos), -1)
+
+
+# ---------------------------------------------------------------- hand examples
+def test_seed000_s08_by_hand():
+    # q = k = [1,0], theta = pi/2: R(1)q = [cos pi/2, sin pi/2] = [0,1]; R(3)k = [cos 3pi/2, sin 3pi/2] = [0,-1]
+    th = math.pi / 2
+    assert torch.allclose(pair_rotate([1, 0], 1, th), torch.tensor([0.0, 1.0], dtype=torch.float64), atol=1e-12)
+    assert torch.allclose(pair_rotate([1, 0], 3, th), torch.tensor([0.0, -1.0], dtype=torch.float64), atol=1e-12)
+    assert float(pair_score([1, 0], [1, 0], 1, 3, th)) == pytest.approx(-1.0, abs=1e-12)
+    # relative form: [1,0] R(2) [1,0] = cos(pi) = -1; shifted by 4: p=5, s=7 -> still -1
+    assert float(pair_score_relative([1, 0], [1, 0], 1, 3, th)) == pytest.approx(-1.0, abs=1e-12)
+    assert float(pair_score([1, 0], [1, 0], 5, 7, th)) == pytest.approx(-1.0, abs=1e-12)
+
+
+def test_seed001_cos3theta_oscillates():
+    # q = k = (1,0), m = 2, n = 5: score = cos(3 theta) for any theta
+    for th in (0.1, 0.5, 1.0, 2.0):
+        assert float(pair_score([1, 0], [1, 0], 2, 5, th)) == pytest.approx(math.cos(3 * th), abs=1e-12)
+    # as a function of the distance it oscillates: not monotone
+    vals = [float(pair_score([1, 0], [1, 0], 0, r, 1.0)) for r in range(0, 8)]
+    diffs = [b - a for a, b in zip(vals, vals[1:])]
+    assert any(d > 0 for d in diffs) and any(d < 0 for d in diffs)
+
+
+def test_seed000_s17_exercise1_by_hand():
+    # q = [1,2], k = [3,4], theta = pi/3.  q^T R(phi) k = cos(phi)(q.k) + sin(phi)(q_b k_a - q_a k_b)
+    # q.k = 3 + 8 = 11;  q_b k_a - q_a k_b = 2*3 - 1*4 = 2.
+    # (p,s) = (1,2) and (5,6): phi = pi/3 -> 11 * 1/2 + 2 * sqrt(3)/2 = 5.5 + sqrt(3) = 7.2320508...
+    # (p,s) = (5,7): phi = 2pi/3 -> 11 * (-1/2) + 2 * sqrt(3)/2 = -5.5 + sqrt(3) = -3.7679491...
+    th = math.pi / 3
+    same = 5.5 + math.sqrt(3)
+    diff = -5.5 + math.sqrt(3)
+    assert float(pair_score([1, 2], [3, 4], 1, 2, th)) == pytest.approx(same, abs=1e-12)
+    assert float(pair_score([1, 2], [3, 4], 5, 6, th)) == pytest.approx(same, abs=1e-12)
+    assert float(pair_score([1, 2], [3, 4], 5, 7, th)) == pytest.approx(diff, abs=1e-12)
+    # by hand also R(1)q = [cos60 - 2 sin60, sin60 + 2 cos60] = [0.5 - sqrt3, sqrt3/2 + 1]
+    r = pair_rotate([1, 2], 1, th)
+    assert torch.allclose(r, torch.tensor([0.5 - math.sqrt(3), math.sqrt(3) / 2 + 1], dtype=torch.float64))
+
+
+def test_hand_examples_table():
+    rows = {r["example"]: r for r in hand_examples()}
+    assert rows["s08"]["rq"] == [0.0, 1.0] and rows["s08"]["rk"] == [0.0, -1.0]
+    assert rows["s08"]["score"] == pytest.approx(-1) and rows["s08_shift"]["score"] == pytest.approx(-1)
+    assert rows["s001"]["score"] == pytest.approx(math.cos(3.0))
+    assert rows["s17_a"]["score"] == pytest.approx(rows["s17_b"]["score"])
+    assert rows["s17_c"]["score"] == pytest.approx(-5.5 + math.sqrt(3))
+    for r in rows.values():
+        assert r["score"] == pytest.approx(r["relative"], abs=1e-12)
+
+
+# ---------------------------------------------------------------- identities
+def test_inv_freq_and_angles():
+    f = rope_inv_freq(8, 10000.0)
+    assert f.dtype == torch.float32
+    assert torch.allclose(f, torch.tensor([1.0, 0.1, 0.01, 0.001]))
+    a = rope_angles(torch.tensor([0, 1, 2]), 8)
+    assert a.shape == (3, 4) and a.dtype == torch.float32
+    assert torch.equal(a[2], 2.0 * f)
+    assert rope_angles(3, 8).shape == (4,)
+
+
+def test_rotation_group_property():
+    for layout in rope.LAYOUTS:
+        for p, s in [(0, 0), (1, 3), (5, 7), (100, 37), (-4, 9)]:
+            rp = rope_rotation_matrix(p, 16, layout=layout).double()
+            rs = rope_rotation_matrix(s, 16, layout=layout).double()
+            rd = rope_rotation_matrix(s - p, 16, layout=layout).double()
+            assert torch.allclose(rp.T @ rs, rd, atol=1e-5)
+            assert torch.allclose(rp.T @ rp, torch.eye(16, dtype=torch.float64), atol=1e-6)
+    r2 = rotation_2x2(torch.tensor([0.3, 1.1]))
+    assert r2.shape == (2, 2, 2)
+    assert torch.allclose(r2[0].T @ r2[1], rotation_2x2(torch.tensor(0.8)), atol=1e-6)
+
+
+def test_pair_rotations_are_the_blocks_of_the_matrix():
+    blocks = rope.rope_pair_rotations(5, 8)
+    assert blocks.shape == (4, 2, 2)
+    for layout in rope.LAYOUTS:
+        r = rope_rotation_matrix(5, 8, layout=layout)
+        for i, (a, b) in enumerate(rope_pairs(8, layout).tolist()):
+            assert torch.equal(r[[a, b]][:, [a, b]], blocks[i])
+    assert torch.allclose(blocks[0], torch.tensor([[math.cos(5), -math.sin(5)], [math.sin(5), math.cos(5)]]))
+
+
+def test_rotation_matrix_matches_apply_rope():
+    torch.manual_seed(1)
+    x = torch.randn(1, 1, 1, 12)
+    for layout in rope.LAYOUTS:
+        r = rope_rotation_matrix(7, 12, layout=layout)
+        assert torch.allclose(r @ x[0, 0, 0], apply_rope(x, [7], layout=layout)[0, 0, 0], atol=1e-6)
+
+
+def test_common_shift_unchanged_moving_key_changes():
+    torch.manual_seed(2)
+    q, k = torch.randn(64), torch.randn(64)
+    for layout in rope.LAYOUTS:
+        base = rope_score(q, k, 3, 10, layout=layout)
+        for delta in (1, 4, 50, 1000):
+            shifted = rope_score(q, k, 3 + delta, 10 + delta, layout=layout)
+            assert float(shifted) == pytest.approx(float(base), rel=1e-4, abs=1e-4)
+            moved = rope_score(q, k, 3, 10 + delta, layout=layout)
+            assert abs(float(moved) - float(base)) > 1e-3
+        s = shift_scores(q, k, 3, 10, 4, layout=layout)
+        assert s.shape == (3,)
+        assert float(s[0]) == pytest.approx(float(s[1]), rel=1e-4, abs=1e-4)
+        assert abs(float(s[2]) - float(s[0])) > 1e-3
+
+
+def test_rotating_only_q_breaks_the_shift_test():
+    torch.manual_seed(3)
+    q, k = torch.randn(16), torch.randn(16)
+    s = shift_scores(q, k, 3, 10, 4, rotate="q")
+    assert abs(float(s[0]) - float(s[1])) > 1e-2
+    # written out with apply_rope directly (seed 000 §17 exercise 2)
+    x = q.expand(1, 1, 2, 16).contiguous()
+    rq = apply_rope(x, torch.tensor([3, 7]))[0, 0]                   # only Q rotated
+    assert abs(float(rq[0] @ k) - float(rq[1] @ k)) > 1e-2
+
+
+def test_relative_form_equals_absolute():
+    torch.manual_seed(4)
+    q, k = torch.randn(32), torch.randn(32)
+    p = torch.tensor([0, 5, 17, 300])
+    s = torch.tensor([3, 1, 17, 9])
+    for layout in rope.LAYOUTS:
+        absolute = rope_score(q, k, p, s, layout=layout)
+        relative = rope_score_relative(q, k, s - p, layout=layout)
+        assert torch.allclose(absolute, relative, atol=1e-4)
+        # and via the block-diagonal matrix
+        r = rope_rotation_matrix(float(s[1] - p[1]), 32, layout=layout)
+        assert float(q @ r @ k) == pytest.approx(float(relative[1]), abs=1e-4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(p=st.integers(-2000, 2000), s=st.integers(-2000, 2000), delta=st.integers(-2000, 2000),
+       seed=st.integers(0, 1000))
+def test_shift_invariance_property(p, s, delta, seed):
+    q, k = content_vectors(16, "random", seed)
+    a = rope_score(q.double(), k.double(), p, s)
+    b = rope_score(q, k, p + delta, s + delta)
+    assert float(a) == pytest.approx(float(b), abs=2e-3)
+
+
+# ---------------------------------------------------------------- layouts
+def test_layout_permutation():
+    assert layout_permutation(8).tolist() == [0, 2, 4, 6, 1, 3, 5, 7]
+    assert layout_permutation(8, "half", "interleaved").tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+    assert layout_permutation(8, "half", "half").tolist() == list(range(8))
+    p = layout_permutation(10)
+    inv = layout_permutation(10, "half", "interleaved")
+    assert torch.equal(p[inv], torch.arange(10)) and torch.equal(inv[p], torch.arange(10))
+    assert rope_pairs(6, "interleaved").tolist() == [[0, 1], [2, 3], [4, 5]]
+    assert rope_pairs(6, "half").tolist() == [[0, 3], [1, 4], [2, 5]]
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 5, 8), (1, 4, 64, 128), (3, 2, 7, 6)])
+def test_layouts_equivalent_via_permutation(shape):
+    torch.manual_seed(5)
+    x = torch.randn(*shape)
+    pos = torch.randint(0, 5000, (shape[0], shape[2]))
+    inter = apply_rope(x, pos)
+    half = apply_rope(convert_layout(x, "interleaved", "half"), pos, layout="half")
+    assert torch.equal(inter, convert_layout(half, "half", "interleaved"))
+    # scores identical: (P a).(P b) = a.b
+    q, k = torch.randn(shape[-1]), torch.randn(shape[-1])
+    s1 = rope_score(q, k, 4, 11)
+    s2 = rope_score(convert_layout(q), convert_layout(k), 4, 11, layout="half")
+    assert float(s1) == pytest.approx(float(s2), abs=1e-5)
+
+
+def test_mixing_layouts_gives_different_scores():
+    demo = layout_demo(16, 3, 9)
+    assert float(demo["interleaved"]) == pytest.approx(float(demo["half"]), abs=1e-5)
+    assert abs(float(demo["mixed"]) - float(demo["interleaved"])) > 1e-3
+
+
+# ---------------------------------------------------------------- apply_rope exactness and speed path
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_fast_path_bitwise_equals_formula(threads):
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        torch.manual_seed(6)
+        for shape in [(1, 4, 256, 128), (2, 3, 5, 8), (1, 2, 96, 64), (2, 4, 33, 6)]:
+            x = torch.randn(*shape)
+            pos = torch.arange(shape[2]) * 3
+            inv = rope_inv_freq(shape[-1])
+            assert torch.equal(apply_rope(x, pos), formula_rope(x, pos, inv))
+            assert torch.equal(apply_rope(x, pos, layout="half"), formula_rope(x, pos, inv, "half"))
+            x64 = x.double()
+            assert torch.equal(apply_rope(x64, pos), formula_rope(x64, pos, inv))
+    finally:
+        torch.set_num_threads(old)
+
+
+def test_cache_hit_gives_identical_result_and_no_alias():
+    torch.manual_seed(7)
+    x = torch.randn(1, 2, 64, 128)
+    pos = torch.arange(64)
+    a = apply_rope(x, pos)
+    b = apply_rope(x, pos)
+    assert torch.equal(a, b) and a.data_ptr() != b.data_ptr()
+    a.zero_()                                                        # mutating a result never touches the cache
+    assert torch.equal(apply_rope(x, pos), b)
+    c = apply_rope(x, pos + 1)
+    assert not torch.equal(c, b)
+    assert torch.equal(apply_rope(x, pos, base=500000.0), formula_rope(x, pos, rope_inv_freq(128, 500000.0)))
+
+
+def test_input_not_modified_and_grad_flows():
+    x = torch.randn(1, 2, 64, 128, requires_grad=True)
+    x0 = x.detach().clone()
+    y = apply_rope(x, torch.arange(64))
+    y.square().sum().backward()
+    assert torch.equal(x.detach(), x0)
+    # rotation preserves norms, so d/dx |R x|^2 = 2x
+    assert torch.allclose(x.grad, 2 * x0, atol=1e-5)
+
+
+def test_low_precision_keeps_float32_angles():
+    torch.manual_seed(8)
+    x = torch.randn(1, 2, 16, 64)
+    pos = torch.arange(16) + 100000                                  # large positions
+    for dt in (torch.float16, torch.bfloat16):
+        got = apply_rope(x.to(dt), pos)
+        assert got.dtype == dt
+        want = formula_rope(x.to(dt), pos, rope_inv_freq(64))       # cos/sin from float32 angles
+        assert torch.equal(got, want)
+        # angles in low precision would be badly wrong at p ~ 1e5
+        bad_ang = (pos.to(dt)[:, None] * rope_inv_freq(64).to(dt))
+        assert (bad_ang.float() - pos.float()[:, None] * rope_inv_freq(64)).abs().max() > 1.0
+        ref32 = apply_rope(x.to(dt).float(), pos)
+        assert (got.float() - ref32).abs().max() < 0.05
+
+
+# ---------------------------------------------------------------- Hugging Face reference
+def _hf_cos_sin(pos, inv_freq, factor, dtype):
+    """cos/sin exactly as LlamaRotaryEmbedding.forward builds them (same inv_freq)."""
+    freqs = pos[..., None].float() * inv_freq.float()                # [N,L,d/2]
+    emb = torch.cat((freqs, freqs), dim=-1)                          # [N,L,d]
+    return (emb.cos() * factor).to(dtype), (emb.sin() * factor).to(dtype)
+
+
+@pytest.mark.parametrize("factor", [1.0, 1.2345])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_matches_hugging_face(factor, dtype):
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    torch.manual_seed(9)
+    n, h, length, d = 2, 3, 17, 64
+    q = torch.randn(n, h, length, d).to(dtype)
+    k = torch.randn(n, h, length, d).to(dtype)
+    pos = torch.randint(0, 4096, (n, length))                        # [N,L] position ids
+    for inv in (rope_inv_freq(d, 10000.0), rope_inv_freq(d, 500000.0) / 8.0):
+        cos, sin = _hf_cos_sin(pos, inv, factor, dtype)
+        hq, hk = apply_rotary_pos_emb(q, k, cos, sin)
+        assert torch.equal(apply_rope(q, pos, inv_freq=inv, attention_factor=factor, layout="half"), hq)
+        assert torch.equal(apply_rope(k, pos, inv_freq=inv, attention_factor=factor, layout="half"), hk)
+    # [L] position ids broadcast over the batch like HF's [1,L]
+    pos1 = torch.arange(length) + 7
+    cos, sin = _hf_cos_sin(pos1[None], rope_inv_freq(d), 1.0, dtype)
+    hq, _ = apply_rotary_pos_emb(q, k, cos, sin)
+    assert torch.equal(apply_rope(q, pos1, layout="half"), hq)
+
+
+def test_interleaved_matches_hugging_face_after_permutation():
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    torch.manual_seed(10)
+    q = torch.randn(1, 2, 9, 32)
+    pos = torch.arange(9)[None] * 11
+    cos, sin = _hf_cos_sin(pos, rope_inv_freq(32), 1.0, torch.float32)
+    hq, _ = apply_rotary_pos_emb(convert_layout(q), convert_layout(q), cos, sin)
+    assert torch.equal(apply_rope(q, pos), convert_layout(hq, "half", "interleaved"))
+
+
+# ---------------------------------------------------------------- clock hands
+def test_clock_hands():
+    h = clock_hands(2, 5, 8)
+    theta = rope_inv_freq(8)
+    assert torch.allclose(h["theta"], theta)
+    assert torch.allclose(h["q_x"], torch.cos(2 * theta), atol=1e-6)
+    assert torch.allclose(h["q_y"], torch.sin(2 * theta), atol=1e-6)
+    assert torch.allclose(h["k_x"], torch.cos(5 * theta), atol=1e-6)
+    assert torch.allclose(h["delta"], 3 * theta, atol=1e-6)          # 3 < pi: no wrap
+    assert torch.allclose(h["between"], h["delta"], atol=1e-5)
+    assert torch.allclose(h["score"], torch.cos(3 * theta), atol=1e-6)
+    # wrapping to (-pi, pi]
+    h = clock_hands(0, 4, 2)                                         # theta_0 = 1: 4 rad -> 4 - 2pi
+    assert float(h["delta"][0]) == pytest.approx(4 - 2 * math.pi, abs=1e-6)
+    assert float(h["q_angle"][0]) == 0.0
+    assert float(wrap_angle(torch.tensor(-math.pi, dtype=torch.float64))) == pytest.approx(math.pi)
+    assert float(wrap_angle(torch.tensor(math.pi, dtype=torch.float64))) == pytest.approx(math.pi)
+    w = wrap_angle(torch.linspace(-20, 20, 401))
+    assert (w > -math.pi).all() and (w <= math.pi + 1e-6).all()
+    # broadcasting over time; with content vectors the pair scores sum to the full score
+    q, k = content_vectors(8, "random", 3)
+    hh = clock_hands(torch.arange(4), torch.arange(4) + 3, 8, q=q, k=k)
+    assert hh["q_x"].shape == (4, 4)
+    assert torch.allclose(hh["score"].sum(-1), rope_score(q, k, torch.arange(4), torch.arange(4) + 3), atol=1e-5)
+    assert torch.allclose(hh["score"].sum(-1), hh["score"][0].sum().expand(4), atol=1e-5)
+
+
+def test_content_vectors_and_shown_pairs():
+    q, k = content_vectors(8, "unit")
+    assert q.tolist() == [1, 0, 1, 0, 1, 0, 1, 0] and torch.equal(q, k)
+    q, _ = content_vectors(8, "unit", layout="half")
+    assert q.tolist() == [1, 1, 1, 1, 0, 0, 0, 0]
+    a, b = content_vectors(8, "random", 1)
+    assert not torch.equal(a, b) and torch.equal(a, content_vectors(8, "random", 1)[0])
+    assert shown_pairs(128, 4).tolist() == [0, 21, 42, 63]
+    assert shown_pairs(2, 4).tolist() == [0]
+    assert shown_pairs(4, 4).tolist() == [0, 1]
+
+
+# ---------------------------------------------------------------- invalid input
+@pytest.mark.parametrize("call, name", [
+    (lambda: rope_inv_freq(7), "head_dim"),
+    (lambda: rope_inv_freq(0), "head_dim"),
+    (lambda: rope_inv_freq(8, 1.0), "base"),
+    (lambda: rope_inv_freq(8, 0.5), "base"),
+    (lambda: rope_inv_freq(8, float("nan")), "base"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 7), torch.arange(3)), "head_dim"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), base=1.0), "base"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), layout="bad"), "layout"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(4)), "position_ids"),
+    (lambda: apply_rope(torch.randn(2, 1, 3, 8), torch.zeros(3, 3)), "position_ids"),
+    (lambda: apply_rope(torch.randn(2, 1, 3, 8), torch.zeros(2, 3, 1)), "position_ids"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.tensor([0.0, float("inf"), 1.0])), "position_ids"),
+    (lambda: apply_rope(torch.randn(1, 3, 8), torch.arange(3)), "x"),
+    (lambda: apply_rope([[1.0]], torch.arange(3)), "x"),
+    (lambda: apply_rope(torch.ones(1, 1, 3, 8, dtype=torch.long), torch.arange(3)), "x"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), inv_freq=torch.ones(3)), "inv_freq"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), attention_factor=0), "attention_factor"),
+    (lambda: rope_angles([1, 2], 5), "head_dim"),
+    (lambda: layout_permutation(8, "interleaved", "x"), "dst"),
+    (lambda: rope_pairs(8, "odd"), "layout"),
+    (lambda: rope_rotation_matrix(float("nan"), 8), "position"),
+    (lambda: pair_score([1, 0, 0], [1, 0], 1, 2, 0.5), "q"),
+    (lambda: pair_rotate([1, 0], 1, float("inf")), "theta"),
+    (lambda: rope_score(torch.ones(8), torch.ones(6), 1, 2), "k"),
+    (lambda: rope_score(torch.ones(8), torch.ones(8), 1, 2, rotate="k"), "rotate"),
+    (lambda: rope_score(torch.ones(8), torch.ones(8), 1e300, 2), "p"),
+    (lambda: clock_hands(1, 2, 9), "head_dim"),
+    (lambda: clock_hands(1, 2, 8, base=-3), "base"),
+    (lambda: content_vectors(8, "ones"), "kind"),
+    (lambda: shown_pairs(8, 0), "count"),
+    (lambda: shift_scores(torch.ones(8), torch.ones(8), "a", 2, 1), "m"),
+    (lambda: shift_scores(torch.ones(8), torch.ones(8), 1, 2, float("nan")), "delta"),
+    (lambda: rope.animation_view(1, 2, 8, mode="up"), "mode"),
+    (lambda: rope.animation_view(1e300, 2, 8), "m"),
+    (lambda: rope.distance_view(8, max_distance=0), "max_distance"),
+])
+def test_invalid_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
