@@ -91,7 +91,7 @@ else:
         fig2 = fl.attention_pair(short_map, long_map, train_length=train_len,
                                  titles=(ui.t("length.map_short", n=train_len), ui.t("length.map_long", n=long_len)),
                                  x_title=ui.t("length.x_key"), y_title=ui.t("length.y_query"))
-        ui.plot(fig2, key="len_maps", csv=False)
+        ui.plot(fig2, key="len_maps")
         ui.explain(r"a_{ij}=\mathrm{softmax}_j\!\left(\frac{q_i^\top k_j}{\sqrt{d_h}}+B_{ij}\right),\ j\le i",
                    tinylm.Attention.forward, lengtheval.attention_map, note=ui.t("length.explain_maps", model=labels[model]))
 
