@@ -1,0 +1,236 @@
+"""Strings of the RoPE + KV cache page (seed 000 §10, §13)."""
+
+EN = {
+    "kv_cache.title": "RoPE + KV cache: incremental decoding must equal the full forward",
+    "kv_cache.intro": (
+        "A KV cache reuses the keys and values of earlier tokens; each new token only brings its own query. "
+        "With RoPE this is exact only if the new token is rotated by its **global** position "
+        "(past_length, past_length + 1, …) and the cache holds every key **rotated once**, by its own position. "
+        "Below, random content vectors q, k, v go through the full causal forward and through prefill + "
+        "one-token-at-a-time decoding in four ways; the error per position tells which one is right."),
+    "kv_cache.sources": (
+        "Sources: Su et al. 2021, *RoFormer* (RoPE); seed 000 §10 (RoPE and KV cache) and §13 (common bugs). "
+        "Tolerances: `torch.testing.assert_close` defaults."),
+    "w.kv_L": "Sequence length L",
+    "w.kv_L.help": "Total tokens: prefill + decoded. The decode loop runs one step per token.",
+    "w.kv_prefill": "Prefill length P",
+    "w.kv_prefill.help": "Tokens 0..P-1 run in one causal pass; tokens P..L-1 are decoded one at a time. Must be 1..L.",
+    "w.kv_heads": "Heads H",
+    "w.kv_head_dim": "Head width d",
+    "w.kv_dtype": "dtype of q, k, v",
+    "w.kv_dtype.help": "Angles p·θ are always computed in float32; only cos/sin and the attention run in this dtype.",
+    "w.kv_dtype.float32": "float32",
+    "w.kv_dtype.bfloat16": "bfloat16",
+    "w.kv_dtype.float16": "float16",
+    "w.kv_layout": "Pairing",
+    "w.kv_layout.interleaved": "interleaved (0,1),(2,3)…",
+    "w.kv_layout.half": "half (i, i+d/2)",
+    "w.kv_modes": "Decode modes to compare",
+    "w.kv_modes.correct": "correct",
+    "w.kv_modes.restart": "wrong A: restart at 0",
+    "w.kv_modes.rerotate": "wrong B: re-rotate cache",
+    "w.kv_modes.rotate_on_read": "un-rotated cache, rotate on read",
+    "w.kv_trace_mode": "Show the cache of",
+    "w.kv_trace_mode.correct": "correct",
+    "w.kv_trace_mode.restart": "wrong A: restart at 0",
+    "w.kv_trace_mode.rerotate": "wrong B: re-rotate cache",
+    "w.kv_trace_mode.rotate_on_read": "un-rotated cache, rotate on read",
+    "kv_cache.need_mode": "Pick at least one decode mode.",
+    "kv_cache.summary.mode": "mode",
+    "kv_cache.summary.max": "max error (decoded tokens)",
+    "kv_cache.summary.first": "first failing position",
+    "kv_cache.summary.verdict": "assert_close",
+    "kv_cache.summary.none": "—",
+    "kv_cache.pass": "= equal",
+    "kv_cache.fail": "≠ differs",
+    "kv_cache.fig.error.title": "Per-position max |decode − full forward|",
+    "kv_cache.fig.error.x": "position p",
+    "kv_cache.fig.error.y": "max abs error (log)",
+    "kv_cache.fig.prefill": "prefill",
+    "kv_cache.fig.allowed": "tolerance",
+    "kv_cache.fig.precision": "full({dtype}) vs full(float32)",
+    "kv_cache.fig.floor": "Exact zeros are drawn at 10⁻⁹ so they fit on the log axis.",
+    "kv_cache.tol": (
+        "**\"Equal\" means equal within a tolerance.** A position passes when "
+        "max|decode − full| ≤ atol + rtol·max|full|, with the `assert_close` defaults for **{dtype}**: "
+        "rtol = {rtol:g}, atol = {atol:g} (dashed line). The grey dotted line is what the dtype alone costs: "
+        "the full forward in {dtype} differs from the float32 one by up to **{prec:.1e}**. "
+        "The correct mode's distance from the float32 result is up to **{corr32:.1e}** — not 0, but small; "
+        "the wrong modes are off by **{wrong:.2g}**."),
+    "kv_cache.tol_same": (
+        "Both in {dtype}, the correct decode and the full forward differ here by at most **{same:.1e}**. On this CPU "
+        "each query row goes through almost the same arithmetic in both paths, so in low precision this can even be "
+        "exactly 0; fused GPU kernels tile and reduce in another order and typically differ by about the grey line — "
+        "which is why tests compare with a tolerance, never with ==."),
+    "kv_cache.why.title": "Why each wrong mode fails from the first decoded token",
+    "kv_cache.why": (
+        "The first decoded token sits at global position P. In the full forward its score with a past key s < P "
+        "is q_P^T R(s − P) k_s. The three bugs give it another offset for **every** past key, so its attention "
+        "row changes at once (the prefill rows 0..P−1 are identical in every mode):\n\n"
+        "- **wrong A, restart at 0**: q_P is rotated by R(0), keys keep R(s): offset **s − 0 = s** instead of s − P.\n"
+        "- **wrong B, re-rotate**: at step t the cached keys are rotated again by R(t) and stored back: key s now "
+        "carries s + P (then s + P + (P+1), …), so the offset is **s** at the first step and drifts further each step.\n"
+        "- **un-rotated cache, rotate on read**: all keys are rotated by the current R(t) when read: every offset "
+        "becomes **0**, the past loses its positions (it looks like no position encoding at all).\n\n"
+        "Only the new token's own key (s = P) keeps offset 0 in every mode. The error could vanish only by "
+        "accident (e.g. a content vector that is exactly zero, or offsets that differ by a multiple of every "
+        "pair's period); with random q, k it never does. With P = 1 the first decoded token has one past key."),
+    "kv_cache.trace.title": "What the cache holds, step by step",
+    "kv_cache.trace.caption": (
+        "One row per decoded token t. Column q: the position its query is rotated by. Columns k0, k1, …: for each "
+        "cached key, the position p it is rotated by when the step reads it, and the angle θ₀·p of the fastest "
+        "pair (θ₀ = 1 rad per position), wrapped to [0, 2π). \"(0→)\" marks a key stored un-rotated and rotated on "
+        "read. Correct: k_s always shows p = s. First {steps} steps and {keys} keys shown."),
+    "kv_cache.trace.none": "Nothing is decoded when P = L: the whole sequence is prefill.",
+    "kv_cache.fig.pos.title": "Positions used by the last decode step (token {t})",
+    "kv_cache.fig.pos.x": "cached key slot s",
+    "kv_cache.fig.pos.y": "position the key is rotated by",
+    "kv_cache.fig.pos.query": "query",
+    "kv_cache.fig.pos.note": "Dashed: the position the query is rotated by. Only \"correct\" keeps keys on y = s with the query at the last slot.",
+    "kv_cache.diagram.title": "The picture of seed 000 §10",
+    "kv_cache.diagram": (
+        "prefill positions: 0 1 2 3  ─► rotate each K by its own R(p) ─► cache length 4\n"
+        "decode position:   4        ─► rotate q4, k4 by R(4)       ─► append k4\n"
+        "decode position:   5        ─► rotate q5, k5 by R(5)       ─► append k5\n"
+        "\n"
+        "wrong A: every new token uses R(0)\n"
+        "wrong B: the cached K are rotated again at every step"),
+    "kv_cache.code.title": "The correct decode step (seed 000 §10)",
+    "kv_cache.advice": (
+        "**Test advice.** Turn off dropout and compare the full causal forward with prefill + step decoding at "
+        "**every position** (`torch.testing.assert_close`). Comparing only the final argmax can hide a small but "
+        "systematic misplacement: a shifted attention row often still ranks the same token first, until it does not."),
+    "kv_cache.scene.diagram": "Seed diagram: prefill 0..3, decode 4, 5",
+    "kv_cache.scene.diagram.say": (
+        "Six tokens, prefill four, decode two. Correct sits at ~10⁻⁷; all three wrong modes jump at position 4, the first decoded token."),
+    "kv_cache.scene.one": "Prefill a single token",
+    "kv_cache.scene.one.say": (
+        "P = 1: everything after the first token is decoded. The wrong modes fail from position 1; look at the cache table of wrong B: the positions explode."),
+    "kv_cache.scene.reread": "Rotate on read erases the past",
+    "kv_cache.scene.reread.say": (
+        "The cache table shows every key rotated by the current position: all offsets are 0, the model sees no order in the past."),
+    "kv_cache.scene.bf16": "bfloat16: equal within a tolerance",
+    "kv_cache.scene.bf16.say": (
+        "In bfloat16 the numbers are not the float32 ones (grey line ~10⁻³–10⁻²), but correct stays within the dtype's tolerance; the wrong modes stay far above it."),
+    "kv_cache.scene.long": "A longer decode",
+    "kv_cache.scene.long.say": (
+        "96 tokens, prefill 16: the correct mode stays at rounding level over 80 decode steps; wrong B drifts as the angles pile up."),
+}
+
+ZH = {
+    "kv_cache.title": "RoPE + KV Cache：增量解码必须等于完整前向",
+    "kv_cache.intro": (
+        "KV Cache 复用前面 token 的 Key 和 Value，新 token 只需带来自己的 Query。配合 RoPE 时，只有当新 token 按"
+        "**全局**位置（past_length、past_length + 1……）旋转、且缓存中每个 Key 都**只按自己的位置旋转一次**时，"
+        "增量解码才与完整前向等价。下面用随机内容向量 q、k、v 分别跑完整因果前向，以及“prefill + 逐 token 解码”的四种写法；"
+        "逐位置误差告诉你哪一种是对的。"),
+    "kv_cache.sources": (
+        "来源：Su 等 2021《RoFormer》（RoPE）；seed 000 §10（RoPE 与 KV Cache）与 §13（常见错误）。"
+        "容差：`torch.testing.assert_close` 默认值。"),
+    "w.kv_L": "序列长度 L",
+    "w.kv_L.help": "总 token 数 = prefill + 解码。解码循环每个 token 走一步。",
+    "w.kv_prefill": "Prefill 长度 P",
+    "w.kv_prefill.help": "token 0..P-1 一次因果前向；token P..L-1 逐个解码。必须在 1..L 之间。",
+    "w.kv_heads": "头数 H",
+    "w.kv_head_dim": "每头宽度 d",
+    "w.kv_dtype": "q、k、v 的 dtype",
+    "w.kv_dtype.help": "角度 p·θ 始终用 float32 计算；只有 cos/sin 与注意力在此 dtype 下运行。",
+    "w.kv_dtype.float32": "float32",
+    "w.kv_dtype.bfloat16": "bfloat16",
+    "w.kv_dtype.float16": "float16",
+    "w.kv_layout": "配对方式",
+    "w.kv_layout.interleaved": "奇偶交错 (0,1),(2,3)…",
+    "w.kv_layout.half": "前后半 (i, i+d/2)",
+    "w.kv_modes": "比较的解码方式",
+    "w.kv_modes.correct": "正确",
+    "w.kv_modes.restart": "错误 A：每步从 0 开始",
+    "w.kv_modes.rerotate": "错误 B：缓存重复旋转",
+    "w.kv_modes.rotate_on_read": "缓存未旋转，读取时统一旋转",
+    "w.kv_trace_mode": "查看缓存内容：",
+    "w.kv_trace_mode.correct": "正确",
+    "w.kv_trace_mode.restart": "错误 A：每步从 0 开始",
+    "w.kv_trace_mode.rerotate": "错误 B：缓存重复旋转",
+    "w.kv_trace_mode.rotate_on_read": "缓存未旋转，读取时统一旋转",
+    "kv_cache.need_mode": "请至少选择一种解码方式。",
+    "kv_cache.summary.mode": "方式",
+    "kv_cache.summary.max": "最大误差（解码 token）",
+    "kv_cache.summary.first": "首个失败位置",
+    "kv_cache.summary.verdict": "assert_close",
+    "kv_cache.summary.none": "—",
+    "kv_cache.pass": "= 相等",
+    "kv_cache.fail": "≠ 不等",
+    "kv_cache.fig.error.title": "逐位置最大 |解码 − 完整前向|",
+    "kv_cache.fig.error.x": "位置 p",
+    "kv_cache.fig.error.y": "最大绝对误差（对数）",
+    "kv_cache.fig.prefill": "prefill",
+    "kv_cache.fig.allowed": "容差",
+    "kv_cache.fig.precision": "完整前向 {dtype} 与 float32 之差",
+    "kv_cache.fig.floor": "精确为 0 的误差画在 10⁻⁹ 处，以便放进对数轴。",
+    "kv_cache.tol": (
+        "**“相等”指在容差内相等。** 某位置通过的条件是 max|解码 − 完整| ≤ atol + rtol·max|完整|，"
+        "采用 `assert_close` 对 **{dtype}** 的默认值：rtol = {rtol:g}，atol = {atol:g}（虚线）。灰色点线是 dtype 本身的代价："
+        "{dtype} 下的完整前向与 float32 版本最多相差 **{prec:.1e}**。正确解码与 float32 结果的差最多为 **{corr32:.1e}**——"
+        "不是 0，但很小；错误写法则偏离 **{wrong:.2g}**。"),
+    "kv_cache.tol_same": (
+        "同在 {dtype} 下，正确解码与完整前向这里最多相差 **{same:.1e}**。在这台 CPU 上，两条路径里每一行 Query 的运算几乎相同，"
+        "所以低精度下甚至可能恰好为 0；GPU 上的融合内核以不同顺序分块与归约，两者通常相差约灰线的量级——所以测试要用容差比较，而不是 ==。"),
+    "kv_cache.why.title": "为什么每种错误写法从第一个解码 token 就出错",
+    "kv_cache.why": (
+        "第一个解码 token 位于全局位置 P。完整前向中，它与历史 Key s < P 的分数是 q_P^T R(s − P) k_s。"
+        "三种错误对**每一个**历史 Key 都给出了另一个位移，所以它的注意力行立刻改变（prefill 的 0..P−1 行在各方式下完全一致）：\n\n"
+        "- **错误 A，从 0 开始**：q_P 用 R(0) 旋转，Key 仍是 R(s)：位移变成 **s − 0 = s**，而不是 s − P。\n"
+        "- **错误 B，重复旋转**：第 t 步把缓存中的 Key 再按 R(t) 旋转并写回：Key s 变成 s + P（之后是 s + P + (P+1)……），"
+        "第一步的位移就是 **s**，之后每步漂得更远。\n"
+        "- **缓存未旋转，读取时统一旋转**：读取时所有 Key 都按当前的 R(t) 旋转：所有位移都变成 **0**，历史失去各自的位置"
+        "（看起来像完全没有位置编码）。\n\n"
+        "只有新 token 自己的 Key（s = P）在各方式下位移都是 0。误差只会偶然消失（例如内容向量恰为 0，"
+        "或位移之差恰好是每一对频率周期的整数倍）；随机的 q、k 不会出现。P = 1 时第一个解码 token 只有一个历史 Key。"),
+    "kv_cache.trace.title": "缓存里逐步存了什么",
+    "kv_cache.trace.caption": (
+        "每行是一个解码 token t。q 列：它的 Query 所用的旋转位置。k0、k1……列：每个缓存 Key 在本步被读取时所用的旋转位置 p，"
+        "以及最快一对维度的角度 θ₀·p（θ₀ = 每位置 1 弧度），折回 [0, 2π)。“(0→)”表示该 Key 以未旋转形式存储、读取时才旋转。"
+        "正确方式下 k_s 总是 p = s。仅显示前 {steps} 步、前 {keys} 个 Key。"),
+    "kv_cache.trace.none": "P = L 时没有解码步：整段都是 prefill。",
+    "kv_cache.fig.pos.title": "最后一个解码步（token {t}）使用的位置",
+    "kv_cache.fig.pos.x": "缓存中的 Key 槽位 s",
+    "kv_cache.fig.pos.y": "Key 所用的旋转位置",
+    "kv_cache.fig.pos.query": "query",
+    "kv_cache.fig.pos.note": "虚线：Query 所用的旋转位置。只有“正确”方式让 Key 落在 y = s 上，且 Query 位于最后一个槽位。",
+    "kv_cache.diagram.title": "seed 000 §10 的示意图",
+    "kv_cache.diagram": (
+        "prefill 位置: 0 1 2 3 ─► 各自旋转 K ─► cache length 4\n"
+        "decode 新位置: 4       ─► R(4) 旋转 q4,k4 ─► append k4\n"
+        "decode 新位置: 5       ─► R(5) 旋转 q5,k5 ─► append k5\n"
+        "\n"
+        "错误做法 A：每步新 token 都使用 R(0)\n"
+        "错误做法 B：cache 中历史 K 在每步又旋转一次"),
+    "kv_cache.code.title": "正确的解码步（seed 000 §10）",
+    "kv_cache.advice": (
+        "**测试建议。** 关闭 dropout，逐位置比较完整 causal forward 与“prefill + 逐 token 解码”的**所有位置**输出"
+        "（`torch.testing.assert_close`）。只比最终 argmax 可能掩盖小但系统性的错位：注意力行偏了，排第一的 token 往往仍然相同——直到某一天不再相同。"),
+    "kv_cache.scene.diagram": "示意图：prefill 0..3，解码 4、5",
+    "kv_cache.scene.diagram.say": "六个 token，prefill 四个、解码两个。正确方式误差约 10⁻⁷；三种错误写法都在位置 4——第一个解码 token——跳起。",
+    "kv_cache.scene.one": "只 prefill 一个 token",
+    "kv_cache.scene.one.say": "P = 1：第一个 token 之后全部逐个解码。错误写法从位置 1 起出错；看错误 B 的缓存表：位置迅速膨胀。",
+    "kv_cache.scene.reread": "读取时统一旋转抹掉了历史",
+    "kv_cache.scene.reread.say": "缓存表显示每个 Key 都按当前位置旋转：所有位移都是 0，模型看不到历史的先后。",
+    "kv_cache.scene.bf16": "bfloat16：在容差内相等",
+    "kv_cache.scene.bf16.say": "bfloat16 下的数值不同于 float32（灰线约 10⁻³–10⁻²），但正确方式仍在该 dtype 的容差内；错误写法远高于容差。",
+    "kv_cache.scene.long": "更长的解码",
+    "kv_cache.scene.long.say": "96 个 token，prefill 16：正确方式在 80 步解码中始终停在舍入误差量级；错误 B 随角度累积不断漂移。",
+}
+
+_ALL = ["correct", "restart", "rerotate", "rotate_on_read"]
+SCENES = {"kv_cache": [
+    {"title": "kv_cache.scene.diagram", "say": "kv_cache.scene.diagram.say",
+     "values": {"kv_L": 6, "kv_prefill": 4, "kv_dtype": "float32", "kv_modes": _ALL, "kv_trace_mode": "correct"}},
+    {"title": "kv_cache.scene.one", "say": "kv_cache.scene.one.say",
+     "values": {"kv_L": 8, "kv_prefill": 1, "kv_dtype": "float32", "kv_modes": _ALL, "kv_trace_mode": "rerotate"}},
+    {"title": "kv_cache.scene.reread", "say": "kv_cache.scene.reread.say",
+     "values": {"kv_L": 8, "kv_prefill": 4, "kv_dtype": "float32", "kv_modes": ["correct", "rotate_on_read"],
+                "kv_trace_mode": "rotate_on_read"}},
+    {"title": "kv_cache.scene.bf16", "say": "kv_cache.scene.bf16.say",
+     "values": {"kv_L": 16, "kv_prefill": 4, "kv_dtype": "bfloat16", "kv_modes": _ALL, "kv_trace_mode": "correct"}},
+    {"title": "kv_cache.scene.long", "say": "kv_cache.scene.long.say",
+     "values": {"kv_L": 96, "kv_prefill": 16, "kv_dtype": "float32", "kv_modes": _ALL, "kv_trace_mode": "rerotate"}},
+]}
