@@ -9,6 +9,41 @@ sys.path.insert(0, ROOT)
 os.chdir(ROOT)
 
 
+def _navigation_only():
+    """AppTest resets Streamlit's legacy `pages/` mode before every run; on a running server
+    app.py's st.navigation switches it off for good. Do the same here, so every AppTest run goes
+    through app.py (frame, language, sidebar) exactly as in the browser."""
+    from streamlit.runtime import pages_manager
+
+    cls = pages_manager.PagesManager
+    if getattr(cls, "_posviz_patched", False):
+        return
+    init = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        cls.uses_pages_directory = False
+
+    cls.__init__ = __init__
+    cls._posviz_patched = True
+
+
+_navigation_only()
+
+
+def _url_paths():
+    import ast
+
+    tree = ast.parse(open(os.path.join(ROOT, "app.py"), encoding="utf-8").read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PAGES":
+            return {os.path.splitext(os.path.basename(f))[0]: path for f, path, _ in ast.literal_eval(node.value)}
+    raise RuntimeError("app.py has no PAGES")
+
+
+_URL_PATHS = _url_paths()
+
+
 def open_page(page, lang="en", **params):
     """Run app.py headless, switch to pages/<page>.py with ?lang=..&params, return the AppTest."""
     from streamlit.testing.v1 import AppTest
@@ -18,7 +53,11 @@ def open_page(page, lang="en", **params):
     for k, v in params.items():
         at.query_params[k] = v
     if page != "overview":
-        at.switch_page(f"pages/{page}.py")  # straight to the page: other pages' bugs don't leak in
+        # Straight to the page, without running another page first: st.Page hashes its url_path
+        # (AppTest.switch_page only knows file names before a first run).
+        from streamlit.navigation.page import calc_hash
+
+        at._page_hash = calc_hash(_URL_PATHS[page])
     at.run()
     return at
 
