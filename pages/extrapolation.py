@@ -210,8 +210,10 @@ ui.explain(TEX["score"], scaling.rope_score, scaling.log_distances,
 
 # ---------------------------------------------------------------- why
 st.subheader(ui.t("extrapolation.why.title"))
-for part in ("angles", "pi", "ntk", "yarn", "llama3", "train", "deepseek"):
+for part in ("angles", "pi", "ntk", "yarn", "llama3", "train", "eval", "deepseek"):
     st.markdown(ui.t(f"extrapolation.why.{part}"))
+    if part == "eval":
+        st.page_link("pages/length.py", label=ui.t("nav.length"), icon=":material/arrow_forward:")
 
 # ---------------------------------------------------------------- paste + presets
 if not pasted_shown:

@@ -11,6 +11,17 @@ BUG_KEYS = {"lab_nopos": "no_position", "lab_qonly": "rotate_q_only", "lab_rotv"
 run = ui.cache(attention.lab_run)
 summary = ui.cache(attention.summary_matrix)
 f32_error = ui.cache(attention.lowp_float32_error)
+PACK_MAX_OFFSET = 4096
+
+
+@ui.cache
+def packed(a, b, offset):
+    """Tokens of A + B in one row, their segment and position ids under every contract."""
+    toks = [tokens.tokenize(a, name="lab_a"), tokens.tokenize(b, name="lab_b")]
+    lengths = [len(t) for t in toks]
+    ids = {c: positions.packed_position_ids(lengths, c, source_offsets=[0, offset]).tolist()
+           for c in positions.PACK_CONTRACTS}
+    return toks[0] + toks[1], positions.packed_segment_ids(lengths).tolist(), ids
 
 
 def verdict(err):
@@ -113,6 +124,7 @@ with ui.guard():
     # ------------------------------------------------------------ 4 · the three tensors
     st.subheader(ui.t("lab.tensors"))
     st.caption(ui.t("lab.tensors.note"))
+    st.caption(ui.t("lab.pads.loss"))
     labels = (ui.t("lab.t.token"), ui.t("lab.t.id"), ui.t("lab.t.mask"), ui.t("lab.t.pos"))
     rows = res["rows"]
     c1, c2 = st.columns(2)
@@ -153,3 +165,22 @@ with ui.guard():
     ui.explain(r"\text{cell}(\text{method},\text{setup})="
                r"\max_{r,t,c}\big|O^{\text{setup}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|",
                attention.summary_matrix, note=ui.t("lab.summary.explain"))
+
+# ---------------------------------------------------------------- 6 · packing and concatenation
+st.subheader(ui.t("lab.pack"))
+st.markdown(ui.t("lab.pack.md"))
+c1, c2 = st.columns(2)
+with c1:
+    pack = ui.toggle("lab_pack", False)
+with c2:
+    pack_off = ui.slider("lab_pack_off", 0, PACK_MAX_OFFSET, 100, disabled=not pack)
+if pack:
+    with ui.guard():
+        toks, seg, ids = packed(sent_a, sent_b, pack_off)
+        st.caption(ui.t("lab.pack.off", o=pack_off))
+        cols = [(ui.t("lab.pack.col.token"), toks), (ui.t("lab.pack.col.segment"), [names[k] for k in seg])]
+        cols += [(ui.t(f"lab.pack.col.{c}"), ids[c]) for c in positions.PACK_CONTRACTS]
+        st.dataframe([{"": label, **{str(t): str(v) for t, v in enumerate(vals)}} for label, vals in cols],
+                     hide_index=True)
+        ui.explain([r"\text{global: } p=t,\quad \text{reset: } p=t-t_k,\quad \text{source: } p=o_k+(t-t_k)"],
+                   positions.packed_position_ids)

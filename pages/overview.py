@@ -9,7 +9,8 @@ equivariance = ui.cache(attention.equivariance)
 equivariance_table = ui.cache(attention.equivariance_table)
 METHOD_PAGES = (("pages/sinusoidal.py", "sinusoidal"), ("pages/relative.py", "relative"),
                 ("pages/rope.py", "rope"), ("pages/decay.py", "decay"),
-                ("pages/extrapolation.py", "extrapolation"), ("pages/lab.py", "lab"))
+                ("pages/extrapolation.py", "extrapolation"), ("pages/length.py", "length"),
+                ("pages/lab.py", "lab"), ("pages/kv_cache.py", "kv-cache"), ("pages/checks.py", "checks"))
 
 # ---------------------------------------------------------------- 1 · permutation equivariance
 st.subheader(ui.t("overview.eq"))
@@ -34,6 +35,8 @@ with ui.guard():
         m2.success(ui.t("overview.verdict.equal"))
     else:
         m2.warning(ui.t("overview.verdict.broken"))
+    if method == "nope" and not causal:
+        st.caption(ui.t("overview.step1"))
     fig = figs.equivariance_panels(
         res["out_b"], res["p_out_a"], res["diff"], res["tokens_b"],
         titles=(ui.t("overview.fig.b"), ui.t("overview.fig.pa"), ui.t("overview.fig.diff")),
@@ -64,7 +67,7 @@ st.subheader(ui.t("overview.table"))
 st.markdown(ui.t("overview.table.md"))
 st.caption(ui.t("overview.table.note"))
 st.markdown(f"**{ui.t('overview.links')}**")
-cols = st.columns(3) * 2
+cols = st.columns(3) * 3
 for col, (file, path) in zip(cols, METHOD_PAGES):
     with col:
         st.page_link(file, label=ui.t(f"nav.{path}"), icon=":material/arrow_forward:")

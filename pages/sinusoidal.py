@@ -10,6 +10,8 @@ DIM_OPTIONS = tuple(range(MAX_D))
 ANCHORS = (0, 37, 1000)
 MAX_ALIAS_ROWS = 12
 VOCAB = 1000
+BATCH = 3     # seed 000 §06: token ids [3, 20] -> hidden [3, 20, 64]
+PE0_SHOWN = 8
 
 
 # ------------------------------------------------------------------ cached compute (numpy / python out)
@@ -53,7 +55,7 @@ def hand():
 
 @ui.cache
 def learned_shape(dim, max_length, length):
-    return learned.learned_forward_shape(dim, max_length, length, vocab_size=VOCAB)
+    return learned.learned_forward_shape(dim, max_length, length, batch=BATCH, vocab_size=VOCAB)
 
 
 @ui.cache
@@ -156,6 +158,7 @@ with ui.guard():
     lab = dict(heatmap=ui.t("sinusoidal.fig.fp.heatmap"), slice=ui.t("sinusoidal.fig.fp.slice"),
                value=ui.t("sinusoidal.fig.value"), x=fig_pos, y=fig_dim)
     ui.plot(figs.revive(fig_fingerprint(L, D, base, pos, lab)), key="sin_fingerprint")
+    st.caption(ui.t("sinusoidal.fp.zero", vals=", ".join(f"{v:g}" for v in pe_table(1, D, base)[0][:PE0_SHOWN])))
     ui.explain(r"PE(p) = [\sin(p\omega_0), \cos(p\omega_0), \ldots, \sin(p\omega_{D/2-1}), \cos(p\omega_{D/2-1})]",
                sn.sinusoidal_positions)
 
@@ -290,3 +293,4 @@ with ui.guard():
 st.info(ui.t("sinusoidal.extrap"), icon=":material/info:")
 st.subheader(ui.t("sinusoidal.table.h"))
 st.markdown(ui.t("sinusoidal.table.md"))
+st.info(ui.t("sinusoidal.shortcut"), icon=":material/alt_route:")

@@ -24,6 +24,8 @@ import torch
 from posviz.checks_args import MAX_LENGTH, check_choice, check_int
 
 SCHEMES = ("mask", "arange", "token_ids", "zeros", "modulo")
+PACK_CONTRACTS = ("global", "reset", "source")
+MAX_SEGMENTS = 64
 
 
 def _check_mask(attention_mask, name="attention_mask"):
@@ -114,3 +116,46 @@ def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None
     if ids.shape != m.shape:
         raise ValueError(f"token_ids shape {tuple(ids.shape)} must equal attention_mask shape {tuple(m.shape)}")
     return ids.clone()                                               # [N,L]
+
+
+def packed_position_ids(segment_lengths, contract, *, source_offsets=None):
+    r"""Position ids of several segments packed into one row -> LongTensor[T]  (seed 000 §11).
+
+    Concatenated documents, retrieved passages, sliding windows and packed sequences need an
+    explicit contract; there is no single right answer, but training, cache, mask and serving
+    must all use the same one.  With segment k of length n_k starting at t_k = sum_{j<k} n_j:
+
+        "global"  p = t                    one continuous coordinate over the whole row
+        "reset"   p = t - t_k              every segment restarts at 0
+        "source"  p = o_k + (t - t_k)      every segment keeps its coordinates in its source
+                                           document (o_k = source_offsets[k])
+    """
+    check_choice("contract", contract, PACK_CONTRACTS)
+    if isinstance(segment_lengths, (str, bytes)) or not hasattr(segment_lengths, "__len__"):
+        raise ValueError("segment_lengths must be a list of positive integers")
+    if not 1 <= len(segment_lengths) <= MAX_SEGMENTS:
+        raise ValueError(f"segment_lengths must hold 1..{MAX_SEGMENTS} segments, got {len(segment_lengths)}")
+    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    if sum(lengths) > MAX_LENGTH:
+        raise ValueError(f"segment_lengths must add up to at most {MAX_LENGTH}, got {sum(lengths)}")
+    if contract == "source":
+        if source_offsets is None or isinstance(source_offsets, (str, bytes)) \
+                or not hasattr(source_offsets, "__len__") or len(source_offsets) != len(lengths):
+            raise ValueError("source_offsets must give one offset per segment for contract 'source'")
+        offsets = [check_int("source_offsets", o, 0, MAX_LENGTH) for o in source_offsets]
+    starts = torch.tensor([0] + lengths[:-1]).cumsum(0)              # [K]
+    n = torch.tensor(lengths)                                        # [K]
+    segment = torch.repeat_interleave(torch.arange(len(lengths)), n)  # [T]
+    t = torch.arange(int(n.sum()))                                   # [T]
+    if contract == "global":
+        return t                                                     # [T]
+    local = t - starts[segment]                                      # [T]
+    if contract == "reset":
+        return local                                                 # [T]
+    return torch.tensor(offsets)[segment] + local                    # [T]
+
+
+def packed_segment_ids(segment_lengths):
+    """Segment index of every packed token -> LongTensor[T] (0 for the first segment, 1, ...)."""
+    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    return torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))  # [T]

@@ -125,3 +125,12 @@ def test_bad_query_params_do_not_raise(params):
     at = open_page("extrapolation", "en", **params)
     assert not at.exception, [e.value for e in at.exception]
     assert figures(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluation_note_links_to_length_page(lang):
+    """Seed 000 §14: report per length bucket, not just 'no OOM'; link to the page that does it."""
+    at = open_page("extrapolation", lang)
+    assert not at.exception
+    assert any(m.value == text.get(lang, "extrapolation.why.eval") for m in at.markdown)
+    assert len(at.get("page_link")) == 1

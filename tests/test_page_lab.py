@@ -91,8 +91,8 @@ def test_invalid_sentences_give_an_error_not_an_exception(lang, bad, key):
 
 
 def test_learned_boundary_is_an_error_message():
-    # a bound selectbox carries its shown label in the URL
-    at = open_page("lab", "en", lab_method=text.get("en", "w.lab_method.learned"), lab_maxlen="3")
+    # choice widgets carry their option code in the URL (posviz.ui._choice_from_url)
+    at = open_page("lab", "en", lab_method="learned", lab_maxlen="3")
     assert at.selectbox(key="lab_method").value == "learned"
     assert not at.exception
     assert at.error and "max_length" in at.error[0].value
@@ -105,5 +105,33 @@ def test_learned_boundary_is_an_error_message():
     dict(lab_maxlen="100000"), dict(lab_row="5"), dict(lab_qonly="maybe"),
 ])
 def test_bad_query_params_do_not_raise(params):
+    at = open_page("lab", "en", **params)
+    assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_packing_section(lang):
+    """Seed 000 §11: packed segments under the three position-id contracts, off by default."""
+    at = open_page("lab", lang)
+    assert at.slider(key="lab_pack_off").disabled
+    at.toggle(key="lab_pack").set_value(True).run()
+    assert_clean(at)
+    assert len(at.dataframe) == 3
+    def rows(at):
+        df = at.dataframe[2].value
+        return {row[""]: [v for v in list(row)[1:] if v not in ("", None)] for _, row in df.iterrows()}
+    cols = [text.get(lang, f"lab.pack.col.{c}") for c in ("global", "reset", "source")]
+    g, r, s = ([int(v) for v in rows(at)[c]] for c in cols)
+    assert g == list(range(len(g)))
+    first_b = r.index(0, 1)                                 # where sentence B restarts
+    assert s[first_b:] == [100 + x for x in r[first_b:]]
+    assert s[:first_b] == r[:first_b] == g[:first_b]
+    at.slider(key="lab_pack_off").set_value(7).run()
+    assert int(rows(at)[cols[2]][first_b]) == 7
+
+
+@pytest.mark.parametrize("params", [dict(lab_pack="true", lab_pack_off="-3"), dict(lab_pack="true", lab_pack_off="1e308"),
+                                    dict(lab_pack="yes", lab_pack_off="abc")])
+def test_packing_bad_params(params):
     at = open_page("lab", "en", **params)
     assert not at.exception

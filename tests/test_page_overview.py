@@ -87,3 +87,17 @@ def test_markup_is_plain_text():
 def test_bad_query_params(params):
     at = open_page("overview", "en", **params)
     assert not at.exception
+
+
+def test_links_to_every_page():
+    at = open_page("overview", "en")
+    assert len(at.get("page_link")) == 9
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_debugging_step_1_note(lang):
+    """Seed 000 §12 step 1 (no-position control) is named where it is run: NoPE without a mask."""
+    at = open_page("overview", lang)
+    assert any(c.value == text.get(lang, "overview.step1") for c in at.caption)
+    at.toggle(key="ov_causal").set_value(True).run()
+    assert not any(c.value == text.get(lang, "overview.step1") for c in at.caption)

@@ -141,3 +141,13 @@ def test_bad_or_extreme_query_params_do_not_raise(params):
     at = open_page("relative", "en", **params)
     assert not at.exception, [e.value for e in at.exception]
     assert figures(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seed_001_relative_claims_shown(lang):
+    """Seed 001: 'cat sat' shifted by ten words (12th, 13th) and the price of relative biases."""
+    at = open_page("relative", lang)
+    assert not at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    assert "12" in text.get(lang, "relative.intro") and "[L,S,d]" in text.get(lang, "relative.tables.md")
+    assert text.get(lang, "relative.tables.md") in shown

@@ -138,3 +138,30 @@ def test_page_is_thin():
         elif isinstance(node, ast.ImportFrom):
             names.add((node.module or "").split(".")[0])
     assert not names & {"torch", "numpy"}, names
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seed_checks_visible(lang):
+    """Seed 000 §05 (PE(0) = [0, 1, 0, 1, ...]), §14 (positional shortcuts), seed 001 (512 rows, 513th token)."""
+    at = open_page("sinusoidal", lang)
+    assert_clean(at)
+    assert any("[0, 1, 0, 1, 0, 1, 0, 1, …]" in c.value for c in at.caption)
+    table = text.EN if lang == "en" else text.ZH
+    assert any(table["sinusoidal.shortcut"] == i.value for i in at.info)
+    assert "513" in table["sinusoidal.learned.md"]
+
+
+def test_edge_scene_is_seed_001_512_rows():
+    at = open_page("sinusoidal", "en")
+    idx = [s["title"] for s in text.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
+    for _ in range(idx + 1):
+        at.button(key="sinusoidal_next").click().run()
+    assert at.slider(key="sin_M").value == 512 and at.slider(key="sin_learned_L").value == 513
+    assert "max_length=512" in at.error[0].value and "L=513" in at.error[0].value
+
+
+def test_learned_shape_uses_seed_batch():
+    """Seed 000 §06: ids [3, 20] through a 64-wide table give [3, 20, 64]."""
+    at = open_page("sinusoidal", "en", sin_D="64", sin_M="512", sin_learned_L="20")
+    assert_clean(at)
+    assert any("[3, 20, 64]" in s.value for s in at.success)

@@ -59,3 +59,40 @@ def test_invalid_scheme_and_table_size():
         make_position_ids("token_ids", mask)
     with pytest.raises(ValueError, match="token_ids"):
         token_ids_as_positions(torch.tensor([[-1, 2]]))
+
+
+# ---------------------------------------------------------------- packing (seed 000 §11, last paragraph)
+from posviz.positions import PACK_CONTRACTS, packed_position_ids, packed_segment_ids  # noqa: E402
+
+
+def test_packed_contracts_by_hand():
+    assert packed_segment_ids([3, 5]).tolist() == [0, 0, 0, 1, 1, 1, 1, 1]
+    assert packed_position_ids([3, 5], "global").tolist() == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert packed_position_ids([3, 5], "reset").tolist() == [0, 1, 2, 0, 1, 2, 3, 4]
+    assert packed_position_ids([3, 5], "source", source_offsets=[0, 100]).tolist() == [0, 1, 2, 100, 101, 102, 103, 104]
+
+
+def test_packed_contracts_agree_on_offsets_within_a_segment():
+    lengths = [4, 1, 6]
+    seg = packed_segment_ids(lengths)
+    ids = {c: packed_position_ids(lengths, c, source_offsets=[7, 0, 50]) for c in PACK_CONTRACTS}
+    for k in range(len(lengths)):
+        rel = [ids[c][seg == k] - ids[c][seg == k][0] for c in PACK_CONTRACTS]
+        assert all(torch.equal(rel[0], r) for r in rel)
+    # reset equals the mask-derived ids of each segment run alone
+    assert ids["reset"].tolist() == sum((list(range(n)) for n in lengths), [])
+
+
+@pytest.mark.parametrize("args, kw, name", [
+    (([3, 5], "pack"), {}, "contract"),
+    (([], "global"), {}, "segment_lengths"),
+    (([0, 2], "reset"), {}, "segment_lengths"),
+    (("abc", "reset"), {}, "segment_lengths"),
+    (([3, 5], "source"), {}, "source_offsets"),
+    (([3, 5], "source"), {"source_offsets": [0]}, "source_offsets"),
+    (([3, 5], "source"), {"source_offsets": [0, -1]}, "source_offsets"),
+    (([8000, 8000], "global"), {}, "segment_lengths"),
+])
+def test_packed_invalid_input(args, kw, name):
+    with pytest.raises(ValueError, match=name):
+        packed_position_ids(*args, **kw)

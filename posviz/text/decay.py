@@ -167,7 +167,7 @@ ZH = {
         "打分、随机与单个 query/key 对的真实表现，并把 ALiBi（按构造线性衰减）与正弦位置编码的点积放在同一坐标轴上。"),
     "decay.sources": (
         "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2022，"
-        "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；seed 001「RoPE」一节第三点。"),
+        "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；种子文章 001「RoPE」一节第三点。"),
     "decay.note": (
         "**远程衰减是一种归纳偏置，不是保证。** RoFormer 的曲线约束的是对所有频率对求和后的最坏情况。"
         "单看某一对 query/key，打分是 cos(rθ)，会随距离一直振荡——q = k = (1, 0)、m = 2、n = 5 时打分就是 cos 3θ；"
@@ -211,12 +211,12 @@ ZH = {
         "色带为 n 对上的均值 ± 一个（总体）标准差。"),
     "decay.s3.title": "3 · 单个频率对永远在振荡",
     "decay.s3.text": (
-        "seed 001 里最小的例子：q = k = (1, 0)，query 在 m = 2，key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
+        "种子文章 001 里最小的例子：q = k = (1, 0)，query 在 m = 2，key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
         "它只取决于距离，而且随距离来回摆动。第 i 对每个词转 θ_i = base^(−2i/d)，所以它的打分 cos(rθ_i) "
         "以 2π/θ_i 个词为周期在 +1 与 −1 之间往复，永不衰减。慢的频率对（i 大、底数大）要几千个词才摆动一次。"),
     "decay.metric.seed": "cos 3θ_{i}，底数 {base}",
     "decay.metric.seed.help": "第 i 对中 q = k = (1, 0)、key 相距 3 个词（m = 2，n = 5）时的打分。",
-    "decay.explain.pair": "菱形标出 r = 3，即 seed 001 的例子 cos 3θ。",
+    "decay.explain.pair": "菱形标出 r = 3，即种子文章 001 的例子 cos 3θ。",
     "decay.fig.x": "相对距离 r（词数）",
     "decay.fig.main.title": "打分随距离的变化，各曲线除以其 r = 0 处的值（d = {d}）",
     "decay.fig.main.y": "归一化打分",
@@ -238,7 +238,7 @@ ZH = {
     "w.decay_bases": "RoPE 底数（base）",
     "w.decay_bases.help": "真实模型的 rope_theta：10000（RoFormer、Llama 2）、500000（Llama 3）、1000000（Qwen2、Code Llama）。可同时选多个底数，每个一种颜色。",
     "w.decay_d": "每头维度 d",
-    "w.decay_d.help": "每个头参与旋转的维度（偶数），共 d/2 个频率对。Llama、Qwen、Mistral 为 128；2 即 seed 001 的二维例子。",
+    "w.decay_d.help": "每个头参与旋转的维度（偶数），共 d/2 个频率对。Llama、Qwen、Mistral 为 128；2 即种子文章 001 的二维例子。",
     "w.decay_R": "最大距离 R",
     "w.decay_R.help": "距离 0…R。超过 1025 个距离时对曲线采样（线性轴均匀采样，对数轴按 log r 均匀采样）。",
     "w.decay_logx": "对数 r 轴",
@@ -270,7 +270,7 @@ ZH = {
     "decay.scene.indep.say": "无关的 q 与 k 在每个距离上平均都是 0，色带在 r = 1 与 r = 1000 处一样宽：决定打分的是内容，不是距离。",
     "decay.scene.pair": "单个频率对在振荡",
     "decay.scene.pair.say": (
-        "seed 001 的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 key "
+        "种子文章 001 的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 key "
         "几乎拿到最低分，而且会一直振荡下去。只有一对时 RoFormer 上界是一条水平线：没有可求和的项，也就没有衰减。"),
     "decay.scene.alibi": "ALiBi 与正弦编码",
     "decay.scene.alibi.say": (

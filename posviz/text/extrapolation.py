@@ -171,6 +171,11 @@ EN = {
         "128K its slowest pairs still reach angles the 8K pre-training never saw — the long-context training covered them. Qwen2.5 "
         "was pre-trained up to 32K and applies YaRN ×4 beyond that without further training: whether 128K "
         "really works is then a question for long-context evaluation, bucketed by length (seed 000 §14)."),
+    "extrapolation.why.eval": (
+        "**Running is not working.** Memory that lets the sequence grow from 2K to 32K says nothing about whether "
+        "the position encoding, the attention distribution and the training data support those distances. Report "
+        "loss, retrieval accuracy and position-sensitive tests **per length bucket**, not just “no OOM” "
+        "(seed 000 §14) — the page *Train short, test long* does exactly that for six tiny models."),
     "extrapolation.why.deepseek": (
         "**DeepSeek-V3** sets mscale = mscale_all_dim = 1.0, so the attention factor of transformers' YaRN is "
         "(0.1·ln 40 + 1)/(0.1·ln 40 + 1) = 1; DeepSeek's attention instead multiplies its softmax scale by "
@@ -342,8 +347,8 @@ ZH = {
     "extrapolation.why.title": "这些方法为什么有效——又为什么不是免费的",
     "extrapolation.why.angles": (
         "**问题不在角度太大，而在相位组合。** 旋转本来就是 2π 一圈，高频的对在训练长度内早就转过几百圈，角度再大"
-        "对它也不新鲜。超出 L_train 后真正新的，是慢速频率对从没扫过的那段圆弧——于是各频率对凑在一起、从没一起出现"
-        "过的相位组合，正是它们让 attention 的打分分布整个跑偏（种子文章 001「长度外推」）。"),
+        "对它也不新鲜。超出 L_train 后真正新的，是慢速频率对从没扫过的那段圆弧，于是出现了各频率对从没一起出现"
+        "过的相位组合——正是这些组合让 attention 的打分分布整个跑偏（种子文章 001「长度外推」）。"),
     "extrapolation.why.pi": (
         "**PI（位置插值）** 把位置线性压回训练范围：p → p/s，等价于 θ_i → θ_i/s。L_target 需要的每个相位都在训练中"
         "见过——代价是相邻 token 之间的角度差只剩原来的 1/s，负责局部顺序的高频对分辨率下降。"),
@@ -363,6 +368,10 @@ ZH = {
         "分阶段把上下文从 8K 扩到 128K；注意它的 factor 8 小于 131072/8192 = 16，所以在 128K 时最慢的几对仍会转到 8K "
         "预训练没见过的角度——靠的是后续的长上下文训练。Qwen2.5 预训练到 32K，超出部分用 YaRN ×4 且不再训练："
         "128K 到底好不好用，要靠按长度分桶的长上下文评估来回答（种子文章 000 §14）。"),
+    "extrapolation.why.eval": (
+        "**能运行不等于能用好。** 显存允许把序列从 2K 扩到 32K，并不说明位置表示、注意力分布和训练数据支持这样的距离。"
+        "应按长度分桶报告损失、检索准确率和位置敏感测试，而不是只验证没有 OOM（种子文章 000 §14）——"
+        "「短训长测」页面就对六个小模型做了这件事。"),
     "extrapolation.why.deepseek": (
         "**DeepSeek-V3** 设 mscale = mscale_all_dim = 1.0，所以 transformers 的 YaRN 注意力因子是 "
         "(0.1·ln 40 + 1)/(0.1·ln 40 + 1) = 1；DeepSeek 的注意力改为把 softmax 缩放乘上 (0.1·ln 40 + 1)² ≈ 1.87——"

@@ -149,6 +149,27 @@ EN = {
     "lab.row.t5": "T5 bias",
     "lab.explain.note": "One layer, no training: the formula of the forward pass and the code of the whole experiment.",
     "lab.summary.explain": "Each cell: max over real tokens of max over channels of |O_setup − O_alone|.",
+    "lab.pads.loss": (
+        "Making a pad harmless takes two things, and its position id 0 is neither: the attention mask must forbid "
+        "it as a **key**, and the loss must **ignore its label** (e.g. label −100 in `cross_entropy`)."),
+    "lab.pack": "6 · Packing and concatenation: which coordinate does each segment get?",
+    "lab.pack.md": (
+        "Instead of padding, training pipelines often **pack** several documents into one row; retrieval "
+        "concatenates passages; sliding windows cut a long text. Position ids then need an explicit contract, and "
+        "a shared `arange(L)` silently picks one of them:\n\n"
+        "- **global**: one continuous coordinate over the whole row (B continues after A);\n"
+        "- **reset**: every segment restarts at 0;\n"
+        "- **source**: every segment keeps its coordinates in its source document (B was cut out at some offset).\n\n"
+        "There is no single right answer. What matters is that training, the KV cache, the attention mask (may B "
+        "attend to A?) and the serving code all use **the same** contract. RoPE, ALiBi and T5 only feel the offsets "
+        "*within* a segment, which are the same in all three columns; absolute methods see different vectors; "
+        "and any attention *across* segments sees different distances."),
+    "lab.pack.col.token": "token",
+    "lab.pack.col.segment": "segment",
+    "lab.pack.col.global": "global",
+    "lab.pack.col.reset": "reset",
+    "lab.pack.col.source": "source",
+    "lab.pack.off": "Sentence B was cut out of its source document at position {o}.",
     # widgets
     "w.lab_a": "Sentence A",
     "w.lab_a.help": "Words are split at spaces; Chinese/Japanese/Korean text one character per token. At most 64 tokens, 500 characters, 50 characters per word.",
@@ -198,6 +219,10 @@ EN = {
     "w.lab_head.1": "1 · nearby",
     "w.lab_head.2": "2 · content",
     "w.lab_head.3": "3 · content",
+    "w.lab_pack": "Pack A and B into one row",
+    "w.lab_pack.help": "Show the position ids of the packed row A + B under the three contracts.",
+    "w.lab_pack_off": "Offset of B in its source document",
+    "w.lab_pack_off.help": "Used by the 'source' contract: B's first token keeps this coordinate.",
     # scenes
     "lab.scene.right": "Padding done right",
     "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (error ~1e-7).",
@@ -222,7 +247,7 @@ ZH = {
         "只要 padding 与位置处理正确，batch 中真实 token 的输出应与正确结果完全一致；"
         "下面每个 bug 要么改变结果（并显示改在哪里），要么——如实地说——并不改变。"),
     "lab.sources": (
-        "bug 与调试路径：seed 000 §11–§13。方法：Vaswani 等 2017（正弦）、Su 等 2021（RoPE, arXiv:2104.09864）、"
+        "bug 与调试路径：种子文章 000 §11–§13。方法：Vaswani 等 2017（正弦）、Su 等 2021（RoPE, arXiv:2104.09864）、"
         "Press 等 2021（ALiBi, arXiv:2108.12409）、Raffel 等 2020（T5 偏置）、Haviv 等 2022（NoPE, arXiv:2203.16634）。"),
     "lab.default_a": "我爱ML",
     "lab.default_b": "你也爱ML吗",
@@ -263,7 +288,7 @@ ZH = {
     "lab.verdict.harmless": "无害：仅有浮点舍入差异",
     "lab.verdict.harmful": "有害：真实 token 的输出变了",
     "lab.verdict.small": "差异小但真实存在",
-    "lab.tensors": "4 · 打印三份张量（seed 000 §12 第 2 步）",
+    "lab.tensors": "4 · 打印三份张量（种子文章 000 §12 第 2 步）",
     "lab.tensors.note": "token ids、有效 mask、position ids 是三份不同的契约：逐一检查，不要从形状相同推断语义相同。",
     "lab.tensors.correct": "正确：每句单独运行",
     "lab.tensors.chosen": "所选：补齐的 batch",
@@ -311,7 +336,7 @@ ZH = {
         "每个头仍然做了“某种”旋转，但转错了维度对，构造好的“看前一个词”的头因此失效。不同布局的权重不能混用。"),
     "lab.effect.low_precision": (
         "**在大位置上用低精度算角度**——位置整体加上偏移量，$p\\,\\theta_i$ 用 bfloat16/float16 计算。"
-        "bfloat16 只有 8 位有效数字，在 4096 附近相邻可表示的位置相差 32：高频维度对的相位变成噪声。"
+        "bfloat16 只有 8 个有效二进制位，在 4096 附近相邻可表示的位置相差 32：高频维度对的相位变成噪声。"
         "同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
     "lab.summary": "5 · 哪种编码会被哪个 bug 伤到？",
     "lab.summary.note": (
@@ -345,6 +370,25 @@ ZH = {
     "lab.row.t5": "T5 偏置",
     "lab.explain.note": "单层、无训练：前向计算的公式与整个实验的代码。",
     "lab.summary.explain": "每个格子：真实 token 上、各通道上 |O_设置 − O_单独| 的最大值。",
+    "lab.pads.loss": (
+        "让 pad 无害需要两件事，而它的 position id 设为 0 哪件都不是：attention mask 必须禁止它作为 **Key**，"
+        "损失也必须**忽略它的标签**（例如在 `cross_entropy` 里把标签设为 −100）。"),
+    "lab.pack": "6 · 打包与拼接：每一段拿到什么坐标？",
+    "lab.pack.md": (
+        "训练流水线常常不做 padding，而是把多篇文档**打包**进同一行；检索会把多个片段拼接起来；滑动窗口会把长文切成几段。"
+        "这时位置 id 必须有一份明确的契约，而共享的 `arange(L)` 会悄悄替你选定其中一种：\n\n"
+        "- **全局连续**：整行一条连续坐标（B 紧接在 A 之后）；\n"
+        "- **每段重置**：每一段都从 0 重新开始；\n"
+        "- **保留原文坐标**：每一段保留它在原文档中的坐标（B 是从某个偏移处截出来的）。\n\n"
+        "没有唯一正确的答案。要紧的是训练、KV Cache、attention mask（B 能不能看到 A？）和推理服务用的是**同一份**契约。"
+        "RoPE、ALiBi、T5 只感受到段*内*的位移，而它在三列里完全相同；绝对位置方法看到的则是不同的向量；"
+        "任何*跨段*的注意力看到的距离也都不同。"),
+    "lab.pack.col.token": "token",
+    "lab.pack.col.segment": "段",
+    "lab.pack.col.global": "全局连续",
+    "lab.pack.col.reset": "每段重置",
+    "lab.pack.col.source": "保留原文坐标",
+    "lab.pack.off": "句子 B 是从原文档的位置 {o} 处截出来的。",
     "w.lab_a": "句子 A",
     "w.lab_a.help": "按空格分词；中日韩文字每个字一个 token。最多 64 个 token、500 个字符，每个词最多 50 个字符。",
     "w.lab_b": "句子 B",
@@ -393,6 +437,10 @@ ZH = {
     "w.lab_head.1": "1 · 邻近",
     "w.lab_head.2": "2 · 内容",
     "w.lab_head.3": "3 · 内容",
+    "w.lab_pack": "把 A 和 B 打包进同一行",
+    "w.lab_pack.help": "显示打包后的一行 A + B 在三种契约下的位置 id。",
+    "w.lab_pack_off": "B 在原文档中的偏移",
+    "w.lab_pack_off.help": "供“保留原文坐标”契约使用：B 的第一个 token 保留这个坐标。",
     "lab.scene.right": "正确的补齐",
     "lab.scene.right.say": "左补齐、由 mask 生成位置 id、pad 被 mask：补齐后的 batch 复现了每句单独运行的结果（误差约 1e-7）。",
     "lab.scene.arange": "共享 arange，左补齐",

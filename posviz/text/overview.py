@@ -20,6 +20,10 @@ EN = {
         "without position and without a mask, the output is just reordered too. Type a sentence and any "
         "reordering of its words: the toy attention layer below (seeded weights, the same as in the lab) "
         "gives **Attn(PX)** and **P·Attn(X)**, and their difference."),
+    "overview.step1": (
+        "This is also the first step of the debugging path (seed 000 §12): with position and dropout off, reorder the "
+        "input and the output together and check that self-attention is (numerically) equivariant — it proves you are "
+        "testing the layer you think you are testing."),
     "overview.metric": "max |Attn(PX) − P·Attn(X)|",
     "overview.verdict.equal": "Equivariant: the reordered sentence gets exactly the reordered outputs. Attention sees a bag of words.",
     "overview.verdict.broken": "Not equivariant: the outputs depend on the order, so the model can tell the two sentences apart.",
@@ -130,7 +134,7 @@ ZH = {
     "overview.sources": (
         "Vaswani 等 2017（arXiv:1706.03762）；Shaw 等 2018（arXiv:1803.02155）；Raffel 等 2020（T5）；"
         "Su 等 2021（RoFormer, arXiv:2104.09864）；Press 等 2021（ALiBi, arXiv:2108.12409）；"
-        "Haviv 等 2022（arXiv:2203.16634）；seed 000 §01–§02，seed 001。"),
+        "Haviv 等 2022（arXiv:2203.16634）；种子文章 000 §01–§02，种子文章 001。"),
     "overview.default_a": "猫追狗",
     "overview.default_b": "狗追猫",
     "overview.eq": "1 · 现场验证置换等变",
@@ -138,6 +142,9 @@ ZH = {
         "用置换矩阵 $P$ 重排 $X$ 的行：$Q, K, V$ 也被同样重排；在没有位置、没有 mask 时，输出也只是跟着重排。"
         "输入一句话和它的任意一种重排：下面的玩具注意力层（固定种子权重，与实验室页相同）给出 "
         "**Attn(PX)**、**P·Attn(X)** 以及两者之差。"),
+    "overview.step1": (
+        "这也是调试路径的第一步（种子文章 000 §12）：关闭位置表示和 dropout，同时重排输入与输出，验证自注意力在数值上满足置换等变——"
+        "先确认实验对象就是你以为的那一层。"),
     "overview.metric": "max |Attn(PX) − P·Attn(X)|",
     "overview.verdict.equal": "置换等变：重排后的句子恰好得到重排后的输出。注意力眼里只有一袋词。",
     "overview.verdict.broken": "不再等变：输出依赖顺序，模型能区分这两句话。",
@@ -164,7 +171,7 @@ ZH = {
     "overview.explain.note": "Attn(PX) = P Attn(X) 逐行成立，因为 softmax 与加权求和都与 token 的重排可交换。",
     "overview.where": "2 · 位置信息可以从哪里进入？",
     "overview.where.text": (
-        "各方法的关键差异不在名字，而在位置进入数据流的**地方**（seed 000 §02）：加到输入 hidden（绝对位置：正弦、学习式），"
+        "各方法的关键差异不在名字，而在位置进入数据流的**地方**（种子文章 000 §02）：加到输入 hidden（绝对位置：正弦、学习式），"
         "旋转每个头的 Q 与 K（RoPE），或作为偏置加到分数矩阵 $[N,H,L,S]$ 上（Shaw、T5、ALiBi）。"
         "它们都不自动处理 padding，也不替代因果 mask：位置只提供坐标，可见性仍由 mask 决定。"),
     "overview.dot.abs": "绝对位置（正弦、学习式）",
@@ -191,7 +198,7 @@ ZH = {
         "| RoPE | 旋转 Q/K | 无 | 否（只转 Q/K） | 需插值/缩放，配合续训 |\n"
         "| ALiBi | 加到 attention 打分（线性斜率） | 无 | 是 | 为外推设计，天然更稳 |\n"
         "| NoPE | 不显式注入 | 无 | 否 | 靠因果掩码隐式感知 |"),
-    "overview.table.note": "这不是“新的淘汰旧的”：各方案在怎么注入位置、要不要加参数、动不动 attention、长度怎么扩上各有取舍（seed 001）。",
+    "overview.table.note": "这不是“新的淘汰旧的”：各方案在怎么注入位置、要不要加参数、动不动 attention、长度怎么扩上各有取舍（种子文章 001）。",
     "overview.links": "逐一探索：",
     "overview.seat": "4 · 为什么不直接用整数座位号？",
     "overview.seat.text": (

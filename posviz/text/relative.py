@@ -4,8 +4,9 @@ EN = {
     "relative.title": "Relative positions: Shaw, T5 buckets, ALiBi",
     "relative.intro": (
         "In *the cat sat on the mat*, **cat** and **sat** belong together because they are neighbours, "
-        "not because they are tokens 1 and 2. Prepend ten words and both absolute positions change, "
-        "but the distance between them does not. Relative schemes encode that distance **i − j** "
+        "not because they sit at positions 1 and 2. Prepend ten words and they become the 12th and 13th "
+        "words (positions 11 and 12): both absolute positions change, but the distance between them does not. "
+        "It is the difference between asking “what time is it?” and “how long until we leave?”. Relative schemes encode that distance **i − j** "
         "directly: Shaw et al. look up a learned vector per (clipped) distance, T5 adds a learned "
         "scalar per distance *bucket*, ALiBi adds a fixed linear penalty. All three act on the score "
         "matrix [N,H,L,S]; RoPE instead rotates Q and K [N,H,L,d]."
@@ -177,7 +178,11 @@ EN = {
     "relative.tables.md": (
         "A relative bias modifies the score matrix [N,H,L,S]; RoPE modifies Q/K [N,H,L,d] before the scores "
         "are computed. Both express relative structure, but parameters, memory traffic and extrapolation "
-        "differ, so 'both are relative' does not make them the same implementation."
+        "differ, so 'both are relative' does not make them the same implementation. The price of the bias "
+        "schemes: they reach inside attention — a bias added to every score, or (Shaw) an extra relative table "
+        "looked up for every (i, j) pair, an [L,S,d] tensor per layer — which costs computation and memory. That is "
+        "the question RoPE answers: keep the clean “act on the vectors” form of absolute encodings, yet make the "
+        "position part of the score depend only on the distance."
     ),
     "relative.table.methods": (
         "| Method | Injected where | Extra parameters | Changes attention? | Longer sequences |\n"
@@ -233,8 +238,8 @@ EN = {
 ZH = {
     "relative.title": "相对位置：Shaw、T5 分桶、ALiBi",
     "relative.intro": (
-        "在 *the cat sat on the mat* 里，**cat** 和 **sat** 关系紧密，是因为它们紧挨着，而不是因为它们是第 1、2 个词。"
-        "在前面加十个词，两者的绝对位置全变了，它们之间的距离却没变。相对位置方案直接编码这个距离 **i − j**："
+        "在 *the cat sat on the mat* 里，**cat** 和 **sat** 关系紧密，是因为它们紧挨着，而不是因为它们在位置 1 和 2。"
+        "在前面加十个词，它们就成了第 12、13 个词（位置 11 和 12）：两者的绝对位置全变了，它们之间的距离却没变。这就像问“现在几点”和问“离出发还有多久”的区别。相对位置方案直接编码这个距离 **i − j**："
         "Shaw 等人按（截断后的）距离查一个可学习向量，T5 按距离**分桶**加一个可学习标量，ALiBi 加一个固定的线性惩罚。"
         "三者都作用在打分矩阵 [N,H,L,S] 上；RoPE 则旋转 Q 和 K [N,H,L,d]。"
     ),
@@ -380,7 +385,8 @@ ZH = {
     "relative.h.tables": "7 · 各方法从哪里进入注意力",
     "relative.tables.md": (
         "相对偏置直接修改 [N,H,L,S] 的分数矩阵；RoPE 修改 [N,H,L,d] 的 Q/K 后再计算分数。两者都能表达相对结构，"
-        "但参数化、内存访问与外推行为不同，不能只因都含“相对位置”就视为同一种实现。"
+        "但参数化、内存访问与外推行为不同，不能只因都含“相对位置”就视为同一种实现。偏置类方案的代价是要动 attention 的内部：给每个分数加偏置，或者（Shaw）为每一对 (i, j) 额外查一张相对位置表——每层一个 [L,S,d] 的张量——带来额外的计算和存储。"
+        "RoPE 回答的正是这个“既要又要”：保留绝对编码那种“作用在向量上”的干净形式，又让打分里与位置有关的部分只取决于距离。"
     ),
     "relative.table.methods": (
         "| 方案 | 注入方式 | 额外参数 | 是否改 attention | 长度扩展 |\n"

@@ -54,6 +54,10 @@ EN = {
         "fingerprints differ in the fast dimensions (top rows) and agree in the slow ones (bottom rows)."),
     "sinusoidal.fig.fp.heatmap": "PE table: rows = dimension, columns = position",
     "sinusoidal.fig.fp.slice": "fingerprint PE({p})",
+    "sinusoidal.fp.zero": (
+        "Position 0: PE(0) = [{vals}, …] — every sine is 0 and every cosine 1, the check "
+        "`position[0, 0::2] == 0`, `position[0, 1::2] == 1` at the end of the code in seed 000 §05. The [L, D] table "
+        "is added to a batch of token embeddings [N, L, D] as `position[None, :, :]` and the shape stays [N, L, D]."),
     "sinusoidal.fp.beyond": "Position {p} lies beyond this heatmap (L = {L}), yet the formula still gives its fingerprint on the right: sinusoidal PE has a value at every integer position.",
 
     # 3 similarity
@@ -130,7 +134,11 @@ EN = {
     "sinusoidal.learned.md": (
         "BERT and GPT-2 learn a parameter table $P \\in \\mathbb{R}^{M\\times D}$ (BERT: $M = 512$, GPT-2: $M = 1024$) "
         "and add row $p$ to the token embedding. The data decide which positions look alike, which is flexible — "
-        "but position $p \\ge M$ simply has no row, and enlarging $M$ afterwards only adds rows that were never trained."),
+        "but position $p \\ge M$ simply has no row, and enlarging $M$ afterwards only adds rows that were never trained. "
+        "Seed 001's case: trained with 512 rows, the model meets the 513th token (position 512) and has nothing to "
+        "look up — set M = 512 and L = 513 below. Token table and position table are both `nn.Embedding` lookups "
+        "(weight [num_embeddings, D]; token(ids) [N,L] → [N,L,D], position(arange(L)) → [L,D], added with "
+        "broadcasting), but their rows mean completely different things."),
     "sinusoidal.learned.ok": "L = {L} ≤ max_length = {M}: LearnedAbsolutePositions returns a tensor of shape {shape} (N, L, D).",
     "sinusoidal.learned.err_why": (
         "L = {L} > max_length = {M}: the table has rows for positions 0 … {last} only, so position {M} has no "
@@ -191,6 +199,12 @@ EN = {
         "None of them handles padding or replaces the causal mask: position only provides coordinates, the mask "
         "decides visibility."),
 
+    "sinusoidal.shortcut": (
+        "**Any of them can learn a positional shortcut.** If the label is always near the start of the training "
+        "examples, a model can learn to trust the absolute position instead of the content — and fail the day the "
+        "label moves. Random cropping, random segment offsets or other task-appropriate augmentation reduce this, "
+        "but they do not replace an evaluation that moves the answer around (seed 000 §14)."),
+
     # explain notes
     "sinusoidal.note.waves": "Each curve is one column of the table returned by sinusoidal_positions.",
     "sinusoidal.note.shift": "M(Δ) is built block by block from shift_rotation_2x2; shift_check multiplies and compares in float32.",
@@ -206,7 +220,7 @@ EN = {
     "sinusoidal.scene.sim": "Only the offset matters — but no ruler",
     "sinusoidal.scene.sim.say": "Every diagonal of PE·PEᵀ is constant, and the three anchors share one curve. The curve goes up and down: it is not a distance ruler.",
     "sinusoidal.scene.edge": "The learned table's hard edge",
-    "sinusoidal.scene.edge.say": "L = 17 with max_length = 16: position 16 has no row, so the module raises a clear error instead of guessing.",
+    "sinusoidal.scene.edge.say": "BERT-sized table, max_length = 512, and a 513th token (L = 513): position 512 has no row, so the module raises a clear error instead of guessing.",
     "sinusoidal.scene.mod": "Why modulo is a bug",
     "sinusoidal.scene.mod.say": "Wrap positions with p mod 8 and positions 0, 8, 16, 24 become identical. No error, silently wrong.",
 }
@@ -260,6 +274,10 @@ ZH = {
         "也正是被加到 token embedding 上的那个向量。相邻位置的指纹在快维（上方几行）不同，在慢维（下方几行）几乎一样。"),
     "sinusoidal.fig.fp.heatmap": "PE 表：行 = 维度，列 = 位置",
     "sinusoidal.fig.fp.slice": "指纹 PE({p})",
+    "sinusoidal.fp.zero": (
+        "位置 0：PE(0) = [{vals}, …]——所有 sin 都是 0、所有 cos 都是 1，正是种子文章 000 §05 代码末尾的检查 "
+        "`position[0, 0::2] == 0`、`position[0, 1::2] == 1`。[L, D] 的位置表以 `position[None, :, :]` 的形式加到一批 "
+        "token embedding [N, L, D] 上，形状仍是 [N, L, D]。"),
     "sinusoidal.fp.beyond": "位置 {p} 已超出这张热力图（L = {L}），但公式照样在右侧给出了它的指纹：正弦编码在任意整数位置都有值。",
 
     "sinusoidal.sim.h": "3 · 点积只看位移",
@@ -327,7 +345,11 @@ ZH = {
     "sinusoidal.learned.md": (
         "BERT 与 GPT-2 学习一张参数表 $P \\in \\mathbb{R}^{M\\times D}$（BERT：$M = 512$，GPT-2：$M = 1024$），"
         "把第 $p$ 行加到 token embedding 上。哪些位置该相似由数据决定，十分灵活——"
-        "但位置 $p \\ge M$ 根本没有参数行；事后直接增大 $M$，新添的行也从未被训练过。"),
+        "但位置 $p \\ge M$ 根本没有参数行；事后直接增大 $M$，新添的行也从未被训练过。"
+        "种子文章 001 的例子：训练时表里只有 512 行，推理时来了第 513 个 token（位置 512），根本没有对应的编码可查——"
+        "在下方把 M 设为 512、L 设为 513 试试。token 表和位置表都是 `nn.Embedding` 查表"
+        "（权重形状 [num_embeddings, D]；token(ids) 由 [N,L] 得到 [N,L,D]，position(arange(L)) 得到 [L,D]，靠广播相加），"
+        "但两张表里“一行”的含义完全不同。"),
     "sinusoidal.learned.ok": "L = {L} ≤ max_length = {M}：LearnedAbsolutePositions 返回形状为 {shape} 的张量 (N, L, D)。",
     "sinusoidal.learned.err_why": (
         "L = {L} > max_length = {M}：表里只有位置 0 … {last} 的行，位置 {M} 没有 embedding。"
@@ -372,7 +394,7 @@ ZH = {
         "**“函数有值”不等于“模型能外推”。** 正弦公式算位置 100000 和算位置 3 一样轻松，而学习式表到 $M$ 就到头了。"
         "但一个只在 512 个位置上训练过的模型，从未见过位置 100000 的相位组合，所以实践中正弦编码的外推同样一般。"
         "长度外推是训练出来的模型的性质，而不是公式的性质。"),
-    "sinusoidal.table.h": "绝对位置方法处在什么位置",
+    "sinusoidal.table.h": "绝对位置方法与 RoPE 的取舍",
     "sinusoidal.table.md": (
         "| 方法 | 位置进入哪里 | 是否学习位置参数 | 直接表达什么 | 主要优点 | 主要边界 |\n"
         "|---|---|---|---|---|---|\n"
@@ -381,6 +403,10 @@ ZH = {
         "| RoPE（见后续页面） | 旋转每个头的 Q 与 K | 否 | 绝对角度产生的相对 Q–K 几何关系 | Q–K 点积显式依赖相对位移 | 超训练长度仍可能外推失效，角度与缓存要一致 |\n\n"
         "三者都不自动处理 padding，也不替代 causal mask：位置只提供坐标，可见性仍由 mask 决定。"),
 
+    "sinusoidal.shortcut": (
+        "**三者都可能学到位置捷径。** 如果训练样本里的标签总出现在开头，模型可能学会依赖绝对位置而不是内容——"
+        "等标签换了位置就失效。随机裁剪、随机片段偏移或适合任务的数据增强能缓解一部分，"
+        "但不能取代“把答案挪到不同位置”的正确评估（种子文章 000 §14）。"),
     "sinusoidal.note.waves": "每条曲线都是 sinusoidal_positions 返回的表中的一列。",
     "sinusoidal.note.shift": "M(Δ) 由 shift_rotation_2x2 逐块拼成；shift_check 在 float32 下相乘并比较。",
     "sinusoidal.note.learned": "模块拒绝 L > max_length；modulo_position_ids 就是那个 bug，保留它只为演示。",
@@ -394,7 +420,7 @@ ZH = {
     "sinusoidal.scene.sim": "只看位移——但不是尺子",
     "sinusoidal.scene.sim.say": "PE·PEᵀ 的每条对角线都是常数，三个起点共享同一条曲线。曲线上下起伏：它不是距离尺。",
     "sinusoidal.scene.edge": "学习式位置表的硬边界",
-    "sinusoidal.scene.edge.say": "max_length = 16 而 L = 17：位置 16 没有对应行，模块明确报错，而不是瞎猜。",
+    "sinusoidal.scene.edge.say": "BERT 规模的表 max_length = 512，来了第 513 个 token（L = 513）：位置 512 没有对应行，模块明确报错，而不是瞎猜。",
     "sinusoidal.scene.mod": "为什么取模是 bug",
     "sinusoidal.scene.mod.say": "用 p mod 8 取模后，位置 0、8、16、24 变得完全相同。不报错，却悄悄错了。",
 }
@@ -409,7 +435,7 @@ SCENES = {"sinusoidal": [
     {"title": "sinusoidal.scene.sim", "say": "sinusoidal.scene.sim.say",
      "values": {"sin_D": 16, "sin_base": 10000, "sin_L": 256}},
     {"title": "sinusoidal.scene.edge", "say": "sinusoidal.scene.edge.say",
-     "values": {"sin_M": 16, "sin_learned_L": 17}},
+     "values": {"sin_M": 512, "sin_learned_L": 513}},
     {"title": "sinusoidal.scene.mod", "say": "sinusoidal.scene.mod.say",
      "values": {"sin_M": 8, "sin_learned_L": 30}},
 ]}
