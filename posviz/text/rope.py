@@ -25,7 +25,14 @@ EN = {
         "score only depends on n−m; (3) summed over many frequencies the score tends to shrink with "
         "distance (long-term decay), an inductive bias, not a guarantee: one pair simply oscillates.\n"
         "- It adds no parameters and keeps the tensor shapes [N,H,L,d], so fast attention kernels "
-        "work unchanged."
+        "work unchanged — but `F.scaled_dot_product_attention` never applies RoPE for you: rotate "
+        "Q and K before calling it.\n"
+        "- Compute the angles p·θᵢ in **float32** and only then cast cos/sin to the input dtype: "
+        "bfloat16 angles at position 10⁴ are off by whole radians (see the lab and the checklist). "
+        "Production code caches the cos/sin table up to some length and extends it when longer "
+        "positions arrive.\n"
+        "- This is why open decoder-only families such as Llama, Qwen and Mistral all use RoPE; "
+        "T5 uses a relative bias, and ALiBi or no explicit position (NoPE) exist too."
     ),
     "rope.where.diagram": (
         "hidden ─► W_Q ─► q ─► R(m) ─┐\n"
@@ -257,7 +264,13 @@ ZH = {
         "（2）绝对的形式、相对的效果——每个向量按自己的位置旋转，打分只依赖 n−m；"
         "（3）把许多频率加在一起，得分大体随距离变弱（远程衰减），但这只是归纳偏置而非保证："
         "单独一对维度的得分只会来回振荡。\n"
-        "- 它不增加参数，也不改变 [N,H,L,d] 的张量形状，所以高效注意力内核可以照常使用。"
+        "- 它不增加参数，也不改变 [N,H,L,d] 的张量形状，所以高效注意力内核可以照常使用——"
+        "但 `F.scaled_dot_product_attention` 不会替你加 RoPE：要在调用它之前旋转 Q 和 K。\n"
+        "- 角度 p·θᵢ 要先用 **float32** 计算，再把 cos/sin 转成输入的 dtype："
+        "在位置 10⁴ 处用 bfloat16 算角度会差出整整几个弧度（见注意力实验室与调试清单）。"
+        "生产实现通常缓存一定长度的 cos/sin 表，遇到更长的位置时再扩展。\n"
+        "- 正因如此，Llama、Qwen、Mistral 等开源 decoder-only 模型家族都用 RoPE；"
+        "T5 用的是相对位置偏置，此外还有 ALiBi，以及不加显式位置编码的 NoPE。"
     ),
     "rope.where.diagram": (
         "hidden ─► W_Q ─► q ─► R(m) ─┐\n"
