@@ -220,7 +220,7 @@ with t1:
                   ui.t("sinusoidal.hand.col.pe"): [f"[{a:g}, {b:g}]" for a, b in h_pe.tolist()]},
                  hide_index=True)
 with t2:
-    ui.plot(figs.revive(fig_hand(labels("hand", "circle", "dots"))), key="sin_hand", csv=False)
+    ui.plot(figs.revive(fig_hand(labels("hand", "circle", "dots"))), key="sin_hand")
 st.markdown(ui.t("sinusoidal.hand.facts"))
 ui.explain([r"\omega = \pi/2,\quad PE_\omega(p) = [\sin(p\omega), \cos(p\omega)]",
             r"PE_\omega(m)^\top PE_\omega(n) = \cos\big((m-n)\,\omega\big)"], sn.single_frequency_table)
