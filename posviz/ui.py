@@ -10,6 +10,7 @@ import inspect
 import logging
 import urllib.parse
 
+import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
 import streamlit as st
 
 from posviz import text

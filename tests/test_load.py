@@ -31,6 +31,7 @@ async def _session(browser, base, k, times, errors):
     path = PATHS[k % len(PATHS)]
     await page.goto(f"{base}/{path}?lang={'zh' if k % 2 else 'en'}")
     await _idle(page)
+    await page.wait_for_selector('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]', timeout=60000)
     sliders = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]')
     for i in range(INTERACTIONS):
         n = await sliders.count()
@@ -55,6 +56,12 @@ async def _run(base):
     times, errors = [], []
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        # warm the server once (imports, caches), as a hosted instance is before a lecture
+        warm = await browser.new_page()
+        for path in PATHS:
+            await warm.goto(f"{base}/{path}?lang=en")
+            await _idle(warm)
+        await warm.close()
         await asyncio.gather(*[_session(browser, base, k, times, errors) for k in range(SESSIONS)])
         await browser.close()
     return times, errors
