@@ -38,3 +38,4 @@ for file, path, section in PAGES:
 current = st.navigation(sections)
 ui.sidebar(current.url_path)
 current.run()
+ui.frame_finished()

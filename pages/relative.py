@@ -82,7 +82,7 @@ with ui.guard():
         st.caption(ui.t("relative.decode.square", S=S, first=qpos[0], last=qpos[-1]))
     if shift:
         st.caption(ui.t("relative.shift.note", shift=shift, first=shift))
-    ui.plot(fig_rel.matrix(D, query_pos=qpos, key_pos=kpos, title=ui.t("relative.fig.distance"),
+    ui.plot(ui.build(fig_rel.matrix, D, query_pos=qpos, key_pos=kpos, title=ui.t("relative.fig.distance"),
                            colorbar_title=ui.t("relative.cb.distance"), text_cols=32, **ax),
             key="rel_fig_distance")
     ui.explain([r"D_{ij} = i - j,\qquad i = S - L + r\ \ (\text{right-aligned queries})",
@@ -101,7 +101,7 @@ with ui.guard():
     m1.metric(ui.t("relative.m.rows"), summ["rows"])
     m2.metric(ui.t("relative.m.clipped"), f"{summ['clipped']} / {summ['pairs']}")
     m3.metric(ui.t("relative.m.distinct"), summ["distinct"])
-    ui.plot(fig_rel.shaw(idx, lost, k=k, query_pos=qpos,
+    ui.plot(ui.build(fig_rel.shaw, idx, lost, k=k, query_pos=qpos,
                          titles=[ui.t("relative.fig.shaw.index"), ui.t("relative.fig.shaw.lost")],
                          colorbar_titles=[ui.t("relative.cb.index"), ui.t("relative.cb.lost")], **ax),
             key="rel_fig_shaw")
@@ -132,11 +132,11 @@ with ui.guard():
     m3.metric(ui.t("relative.m.empty"), sum(r["count"] == 0 for r in ranges))
     g1, g2 = st.columns(2)
     with g1:
-        ui.plot(fig_rel.matrix(buckets, query_pos=qpos, key_pos=kpos, title=ui.t("relative.fig.t5.matrix"),
+        ui.plot(ui.build(fig_rel.matrix, buckets, query_pos=qpos, key_pos=kpos, title=ui.t("relative.fig.t5.matrix"),
                                colorbar_title=ui.t("relative.cb.bucket"), diverging=False, zmin=0,
                                zmax=nb - 1, **ax), key="rel_fig_t5_matrix")
     with g2:
-        ui.plot(fig_rel.t5_step(curve_d, curve_b, max_exact=max_exact, max_distance=md, bidirectional=bidir,
+        ui.plot(ui.build(fig_rel.t5_step, curve_d, curve_b, max_exact=max_exact, max_distance=md, bidirectional=bidir,
                                 title=ui.t("relative.fig.t5.step"), x_title=ui.t("relative.ax.distance"),
                                 y_title=ui.t("relative.ax.bucket"), exact_label=ui.t("relative.t5.exact"),
                                 log_label=ui.t("relative.t5.log"), max_label=ui.t("relative.t5.max", md=md),
@@ -167,13 +167,13 @@ with ui.guard():
     alibi_ok = True
     g1, g2 = st.columns(2)
     with g1:
-        ui.plot(fig_rel.alibi_slopes(slopes, n_base=n_base, title=ui.t("relative.fig.alibi.slopes"),
+        ui.plot(ui.build(fig_rel.alibi_slopes, slopes, n_base=n_base, title=ui.t("relative.fig.alibi.slopes"),
                                      x_title=ui.t("relative.ax.head"), y_title=ui.t("relative.ax.slope"),
                                      base_label=ui.t("relative.alibi.base", n=n_base),
                                      fill_label=ui.t("relative.alibi.fill", n2=2 * n_base), selected=h),
                 key="rel_fig_alibi_slopes")
     with g2:
-        ui.plot(fig_rel.matrix(bias, query_pos=qpos, key_pos=kpos,
+        ui.plot(ui.build(fig_rel.matrix, bias, query_pos=qpos, key_pos=kpos,
                                title=ui.t("relative.fig.alibi.bias", h=h, m=f"{float(slopes[h - 1]):.6g}"),
                                colorbar_title=ui.t("relative.cb.bias"), **ax), key="rel_fig_alibi_bias")
     ui.explain([r"m_h = 2^{-8h/H}\quad (H = 2^a),\qquad b_{hij} = -m_h\,|i-j|",
@@ -186,7 +186,7 @@ st.header(ui.t("relative.h.mask"))
 st.markdown(ui.t("relative.mask.md"))
 with ui.guard():
     M, U = mask(L, S)
-    ui.plot(fig_rel.mask(M, U, query_pos=qpos,
+    ui.plot(ui.build(fig_rel.mask, M, U, query_pos=qpos,
                          titles=[ui.t("relative.fig.mask.mask"), ui.t("relative.fig.mask.uniform")],
                          line_x_title=ui.t("relative.ax.query"), line_y_title=ui.t("relative.ax.weight"),
                          allowed_label=ui.t("relative.mask.allowed"), weight_label=ui.t("relative.mask.weight"),
@@ -199,7 +199,7 @@ st.header(ui.t("relative.h.side"))
 st.markdown(ui.t("relative.side.md"))
 if shaw_ok and t5_ok and alibi_ok:
     with ui.guard():
-        ui.plot(fig_rel.side_by_side(
+        ui.plot(ui.build(fig_rel.side_by_side, 
             [D, clipped, t5_rep], bias, query_pos=qpos,
             titles=[ui.t("relative.fig.side.distance"), ui.t("relative.fig.side.shaw", k=k),
                     ui.t("relative.fig.side.t5")],

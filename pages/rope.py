@@ -49,7 +49,7 @@ with ui.guard():
     cv = clock_view(m, n, d, float(base), content)
     labels = dict(q=ui.t("rope.clock.q", m=m), k=ui.t("rope.clock.k", n=n), arc=ui.t("rope.clock.arc"),
                   pair=ui.t("rope.clock.pair"), angle=ui.t("rope.clock.angle"))
-    ui.plot(fr.clock_faces(cv["hands"], cv["pairs"], labels=labels), key="rope_clocks")
+    ui.plot(ui.build(fr.clock_faces, cv["hands"], cv["pairs"], labels=labels), key="rope_clocks")
     ui.explain([r"\theta_i = \text{base}^{-2i/d},\quad \phi_q = m\,\theta_i,\quad \phi_k = n\,\theta_i",
                 r"\angle(q,k) = (n-m)\,\theta_i \ \text{wrapped to } (-\pi, \pi]"],
                rope.clock_hands, rope.wrap_angle, note=ui.t("rope.clock.formula_note"))
@@ -84,7 +84,7 @@ with ui.guard():
                   now=ui.t("rope.anim.now"), x=ui.t("rope.anim.x"), y=ui.t("rope.anim.y"),
                   play=ui.t("rope.anim.play"), pause=ui.t("rope.anim.pause"), step=ui.t("rope.anim.step"),
                   pair=ui.t("rope.dist.pair"))
-    ui.plot(fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+    ui.plot(ui.build(fr.clock_animation, av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
                                labels=labels), key="rope_anim_fig")
     ui.explain(r"\text{both: } (m+t,\ n+t)\ \Rightarrow\ \text{score constant};\qquad "
                r"\text{key: } (m,\ n+t)\ \Rightarrow\ \text{score changes}",
@@ -97,7 +97,7 @@ with ui.guard():
     dv = distance_view(d, float(base))
     labels = dict(x=ui.t("rope.dist.x"), y=ui.t("rope.dist.y"), pair=ui.t("rope.dist.pair"),
                   mean=ui.t("rope.dist.mean", h=d // 2), now=ui.t("rope.dist.now"))
-    ui.plot(fr.score_vs_distance(dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], n - m, labels=labels),
+    ui.plot(ui.build(fr.score_vs_distance, dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], n - m, labels=labels),
             key="rope_distance")
     ui.explain(r"\frac{1}{d/2}\sum_i \cos\big((n-m)\,\theta_i\big)\quad\text{(unit hands } q=k=(1,0)\text{ per pair)}",
                rope.distance_view)
@@ -123,7 +123,7 @@ with ui.guard():
                       rk=ui.t("rope.hand.rk", s=row["s"]),
                       title=ui.t("rope.hand.clock_title", theta=row["theta_text"], p=row["p"], s=row["s"],
                                  score=row["score"]))
-        ui.plot(fr.pair_clock(row["q"], row["k"], row["rq"], row["rk"], labels=labels), key="rope_hand")
+        ui.plot(ui.build(fr.pair_clock, row["q"], row["k"], row["rq"], row["rk"], labels=labels), key="rope_hand")
     st.dataframe(table, hide_index=True, width="stretch")
     ui.explain([r"R(\phi) = \begin{bmatrix}\cos\phi & -\sin\phi\\ \sin\phi & \cos\phi\end{bmatrix},\quad "
                 r"q^\top R(\phi)\,k = \cos\phi\,(q\cdot k) + \sin\phi\,(q_2k_1 - q_1k_2)"],
@@ -136,7 +136,7 @@ with ui.guard():
     lv = layout_demo(d, m, n, base=float(base))
     labels = dict(rows=[ui.t("rope.layout.row.interleaved"), ui.t("rope.layout.row.half")],
                   x=ui.t("rope.layout.x"), z=ui.t("rope.layout.z"))
-    ui.plot(fr.layout_pairs(lv["pairs_interleaved"], lv["pairs_half"], labels=labels), key="rope_layouts")
+    ui.plot(ui.build(fr.layout_pairs, lv["pairs_interleaved"], lv["pairs_half"], labels=labels), key="rope_layouts")
     c = st.columns(3)
     c[0].metric(ui.t("rope.layout.m_interleaved"), f"{float(lv['interleaved']):.4f}", border=True)
     c[1].metric(ui.t("rope.layout.m_half"), f"{float(lv['half']):.4f}", delta=ui.t("rope.layout.same"),

@@ -6,12 +6,15 @@ URL, every string comes from `posviz.text`, every figure is drawn the same way
 """
 import contextlib
 import functools
+import importlib
 import inspect
 import logging
+import time
 import urllib.parse
 
 import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
 import streamlit as st
+import torch
 
 from posviz import text
 from posviz.figures import export, style
@@ -45,6 +48,12 @@ _LEGACY_FIRST_RUN = _claim_navigation()
 def frame_started():
     """Called by app.py at the start of every run."""
     st.session_state["_frame_run"] = st.session_state.get("_frame_run", 0) + 1
+    st.session_state["_run_t0"] = time.perf_counter()
+
+
+def frame_finished():
+    """Called by app.py after the page ran: the script time of this run (read by the benchmark)."""
+    st.session_state["_run_ms"] = (time.perf_counter() - st.session_state.pop("_run_t0", time.perf_counter())) * 1000
 
 
 def _ensure_frame():
@@ -249,6 +258,22 @@ def plot(fig, *, key, csv=True):
         st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig), file_name=f"posviz_{key}.csv",
                            mime="text/csv", key=f"{key}_csv", icon=":material/download:",
                            on_click="ignore", type="tertiary")
+
+
+def _tensor_key(t):
+    return (str(t.dtype), tuple(t.shape), t.detach().cpu().numpy().tobytes())
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False, hash_funcs={torch.Tensor: _tensor_key})
+def _built(module, name, args, kwargs):
+    fn = getattr(importlib.import_module(module), name)
+    return style.freeze(fn(*args, **kwargs))
+
+
+def build(builder, *args, **kwargs):
+    """builder(*args, **kwargs) from a posviz.figures module, cached on its arguments
+    (arrays included): an unchanged figure costs a lookup, not a rebuild."""
+    return style.thaw(_built(builder.__module__, builder.__qualname__, args, kwargs))
 
 
 def explain(formulas, *fns, note=None):

@@ -3,7 +3,6 @@
 Every builder takes already-translated labels (`labels` dicts / strings), so the same
 figure serves both languages.
 """
-import base64
 
 import numpy as np
 import plotly.graph_objects as go
@@ -214,27 +213,5 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
     return _title_above_legend(fig)
 
 
-def to_cacheable(fig):
-    """A figure as a plain dict (cheap to pickle into st.cache_data); arrays become plotly's
-    base64 `{"dtype", "bdata", "shape"}` records."""
-    return fig.to_dict()
-
-
-def _decode(obj):
-    if isinstance(obj, dict):
-        if "bdata" in obj and "dtype" in obj:
-            a = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
-            if "shape" in obj:
-                a = a.reshape([int(s) for s in str(obj["shape"]).split(",")])
-            return a
-        return {k: _decode(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_decode(v) for v in obj]
-    return obj
-
-
-def revive(spec):
-    """The dict of `to_cacheable` back into a go.Figure with numpy arrays, without
-    re-validating it (it was validated when first built): well under a millisecond
-    instead of tens."""
-    return go.Figure({"data": _decode(spec.get("data", [])), "layout": spec.get("layout", {})}, _validate=False)
+# Cache helpers, shared by every page (kept under these names for this module's callers).
+to_cacheable, revive = style.freeze, style.thaw

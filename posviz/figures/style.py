@@ -1,5 +1,7 @@
 """Shared look of every figure: fonts readable on a projector, colour-blind-safe
 scales, fixed ranges for compared panels, float32 payloads and decimation."""
+import base64
+
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -111,3 +113,29 @@ def presentation(fig):
     if fig.layout.height:
         fig.update_layout(height=int(fig.layout.height * 1.2))
     return fig
+
+
+def freeze(fig):
+    """A figure as a plain dict (cheap to pickle into st.cache_data); arrays become plotly's
+    base64 `{"dtype", "bdata", "shape"}` records."""
+    return fig.to_dict()
+
+
+def _decode(obj):
+    if isinstance(obj, dict):
+        if "bdata" in obj and "dtype" in obj:
+            a = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
+            if "shape" in obj:
+                a = a.reshape([int(s) for s in str(obj["shape"]).split(",")])
+            return a
+        return {k: _decode(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_decode(v) for v in obj]
+    return obj
+
+
+def thaw(spec):
+    """The dict of `freeze` back into a go.Figure with numpy arrays, without re-validating it
+    (it was validated when first built): well under a millisecond instead of tens."""
+    return go.Figure({"data": _decode(spec.get("data", [])), "layout": spec.get("layout", {}),
+                      "frames": _decode(spec.get("frames", []))}, _validate=False)
