@@ -106,6 +106,8 @@ def presentation(fig):
     fig.update_layout(font=dict(size=PRESENT_FONT), title_font=dict(size=PRESENT_FONT + 4))
     fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
     fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
+    fig.update_layout(legend=dict(font=dict(size=PRESENT_FONT - 4)))
+    fig.for_each_annotation(lambda a: a.update(font=dict(size=max(a.font.size or 0, PRESENT_FONT - 6))))
     for tr in fig.data:
         if getattr(tr, "type", None) == "scatter":
             width = (tr.line.width or 2) if tr.line is not None else 2
