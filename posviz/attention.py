@@ -39,7 +39,7 @@ import torch
 from posviz.checks_args import MAX_LENGTH, MAX_POSITION, check_choice, check_int
 from posviz.positions import make_position_ids
 from posviz.relative import alibi_slopes, t5_relative_position_bucket
-from posviz.rope import apply_rope, rope_inv_freq
+from posviz.rope import apply_rope, rope_inv_freq, rotate_pairs
 from posviz.sinusoidal import sinusoidal_frequencies, sinusoidal_positions
 from posviz.tokens import MAX_TOKENS, encode
 
@@ -193,14 +193,7 @@ def _rotate_lowp(x, position_ids, offset, dtype, layout):
     pos = (position_ids.to(torch.float32) + offset).to(dtype)             # [N,L] rounded
     ang = (pos[..., None] * theta).to(torch.float32)                      # [N,L,d/2]
     cos, sin = ang.cos()[:, None], ang.sin()[:, None]                     # [N,1,L,d/2]
-    if layout == "interleaved":
-        x1, x2 = x[..., 0::2], x[..., 1::2]                               # [N,H,L,d/2] x2
-        out = torch.empty_like(x)                                         # [N,H,L,d]
-        out[..., 0::2] = x1 * cos - x2 * sin
-        out[..., 1::2] = x1 * sin + x2 * cos
-        return out
-    x1, x2 = x[..., : d // 2], x[..., d // 2:]                            # [N,H,L,d/2] x2
-    return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)  # [N,H,L,d]
+    return rotate_pairs(x, cos, sin, layout)                              # [N,H,L,d]
 
 
 def _check_inputs(model, token_ids, attention_mask, position_ids):

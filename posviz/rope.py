@@ -333,14 +333,23 @@ def apply_rope(x, position_ids, *, base=10000.0, inv_freq=None, attention_factor
         xc = torch.view_as_complex(x.view(n, h, length, d // 2, 2))  # [N,H,L,d/2] complex (a view)
         return torch.view_as_real(xc * rot).view(n, h, length, d)    # [N,H,L,d]
     cos, sin = _table(pos, inv_freq, attention_factor, x.dtype, False)  # [B,1,L,d/2] x2
+    return rotate_pairs(x, cos, sin, layout)                         # [N,H,L,d]
+
+
+def rotate_pairs(x, cos, sin, layout="interleaved"):
+    """Rotate each pair of x [...,d] by given cos/sin [...,d/2] (broadcast):
+
+    (x1, x2) -> (x1 cos - x2 sin, x1 sin + x2 cos), pairs (2i, 2i+1) or (i, i+d/2).
+    """
+    d = x.shape[-1]
     if layout == "interleaved":
-        x1, x2 = x[..., 0::2], x[..., 1::2]                          # [N,H,L,d/2] x2
-        out = torch.empty_like(x)                                    # [N,H,L,d]
+        x1, x2 = x[..., 0::2], x[..., 1::2]                          # [...,d/2] x2
+        out = torch.empty_like(x)                                    # [...,d]
         out[..., 0::2] = x1 * cos - x2 * sin
         out[..., 1::2] = x1 * sin + x2 * cos
         return out
-    x1, x2 = x[..., : d // 2], x[..., d // 2:]                       # [N,H,L,d/2] x2
-    return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)  # [N,H,L,d]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]                       # [...,d/2] x2
+    return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)  # [...,d]
 
 
 # ---------------------------------------------------------------- scores

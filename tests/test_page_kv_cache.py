@@ -5,13 +5,6 @@ from conftest import assert_clean, figures, open_page
 from posviz import text
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _warm_navigation():
-    """Work around a first-run quirk: in a fresh process the first switch to pages/kv_cache.py (whose URL
-    path "kv-cache" differs from its file stem) lands on the default page; later switches work."""
-    open_page("kv_cache", "en")
-
-
 def _titles(at):
     return [f["layout"].get("title", {}).get("text") for f in figures(at)]
 

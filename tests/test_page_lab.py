@@ -1,22 +1,7 @@
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text, ui
-
-
-@pytest.fixture(autouse=True)
-def fmt_in_page_language(monkeypatch):
-    """AppTest calls a widget's format_func outside the script run, where ui.lang() cannot read the
-    URL and falls back to English; a zh option label then is "not in list". Capture the language when
-    the widget is made (the change proposed for posviz/ui.py)."""
-    def _fmt(key):
-        lg = ui.lang()
-
-        def f(option):
-            k = f"w.{key}.{option}"
-            return text.get(lg, k) if text.has(k) else str(option)
-        return f
-    monkeypatch.setattr(ui, "_fmt", _fmt)
+from posviz import text
 
 
 def _attn(at):

@@ -1,20 +1,7 @@
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text, ui
-
-
-@pytest.fixture(autouse=True)
-def fmt_in_page_language(monkeypatch):
-    """See tests/test_page_lab.py: AppTest formats option labels outside the script run."""
-    def _fmt(key):
-        lg = ui.lang()
-
-        def f(option):
-            k = f"w.{key}.{option}"
-            return text.get(lg, k) if text.has(k) else str(option)
-        return f
-    monkeypatch.setattr(ui, "_fmt", _fmt)
+from posviz import text
 
 
 def _metric(at):

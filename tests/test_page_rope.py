@@ -5,26 +5,6 @@ from conftest import assert_clean, figures, open_page
 from posviz import text
 
 
-@pytest.fixture(autouse=True)
-def _format_func_keeps_language(monkeypatch):
-    """Work around posviz.ui._fmt for AppTest: AppTest calls a widget's format_func in the test
-    thread, outside the script run, where ui.lang() cannot read ?lang= and falls back to English,
-    so a zh selectbox/radio label is looked up in English and AppTest fails with "'...' is not in
-    list". Capturing the language when the widget is created (the proposed fix for ui._fmt)
-    makes the labels stable."""
-    from posviz import ui
-
-    def _fmt(key):
-        lg = ui.lang()
-
-        def f(option):
-            k = f"w.{key}.{option}"
-            return text.get(lg, k) if text.has(k) else str(option)
-        return f
-
-    monkeypatch.setattr(ui, "_fmt", _fmt)
-
-
 def _metric_values(at):
     return [m.value for m in at.metric]
 
