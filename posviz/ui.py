@@ -9,6 +9,7 @@ import functools
 import importlib
 import inspect
 import logging
+import math
 import time
 import urllib.parse
 
@@ -219,9 +220,26 @@ def toggle(key, value=False, **kw):
     return st.toggle(_label(key), value=value, key=key, help=_help(key), bind="query-params", **kw)
 
 
+def _non_finite_url_value(key):
+    """Streamlit 1.67 turns ?key=inf for an integer number_input into an OverflowError while
+    seeding the widget from the URL (before its own range check). Such a widget is left unbound
+    for the session and the bad value is dropped from the URL."""
+    flag = f"_unbound_{key}"
+    raw = st.query_params.get(key)
+    try:
+        bad = raw is not None and not math.isfinite(float(raw))
+    except ValueError:
+        bad = False  # not a number at all: Streamlit ignores it by itself
+    if bad:
+        st.session_state[flag] = True
+        del st.query_params[key]
+    return st.session_state.get(flag, False)
+
+
 def number(key, min_value, max_value, value, step=None, **kw):
+    bind = None if _non_finite_url_value(key) else "query-params"
     return st.number_input(_label(key), min_value=min_value, max_value=max_value, value=value, step=step,
-                           key=key, help=_help(key), bind="query-params", **kw)
+                           key=key, help=_help(key), bind=bind, **kw)
 
 
 def text_input(key, value, max_chars, **kw):
