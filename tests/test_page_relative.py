@@ -1,26 +1,12 @@
 """AppTest of pages/relative.py: both languages, controls change figures, scenes apply,
 bad query params never raise."""
 import json
-import os
 
 import pytest
-from conftest import ROOT, assert_clean, figures
+from conftest import assert_clean, figures, open_page
 
 from posviz import text
 
-
-def open_page(page, lang="en", **params):
-    """Like conftest.open_page, but switches to the page BEFORE the first run, so this test
-    does not depend on the default (overview) page running cleanly in the same session."""
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60)
-    at.query_params["lang"] = lang
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    return at
 
 ORDER = ["distance", "shaw", "t5_matrix", "t5_step", "slopes", "bias", "mask", "side"]
 

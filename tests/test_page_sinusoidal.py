@@ -3,26 +3,11 @@ the learned table's boundary shows as st.error (not an exception), bad URLs don'
 import os
 
 import pytest
-from conftest import ROOT, assert_clean, figures
+from conftest import ROOT, assert_clean, figures, open_page
 
 from posviz.text import sinusoidal as text
 
 N_FIGURES = 8
-
-
-def open_page(page, lang="en", **params):
-    """conftest.open_page, but switching to the page BEFORE the first run: the default
-    (overview) page never runs, so its widgets cannot break this page's tests, and each
-    test is a few seconds faster. Otherwise identical (app.py, query params, navigation)."""
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60)
-    at.query_params["lang"] = lang
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    return at
 
 
 def _titles(figs):
