@@ -33,8 +33,10 @@ def _claim_navigation():
     Streamlit treats a `pages/` folder beside app.py as its legacy multipage app until
     app.py has called st.navigation once in this process: a shared link such as /rope opened
     first on a freshly started server would run pages/rope.py alone, with the legacy sidebar
-    and without the app frame. We switch that mode off on import; `header` then reruns such a
-    run once, through app.py.
+    and without the app frame. We switch that mode off on import; `_ensure_frame` (called by
+    `lang`, so by every page) then reruns such a run once, through app.py. One cold case remains:
+    a first link to /kv-cache, whose url path is not its file name, briefly shows Streamlit's
+    "Page not found" notice before app.py's navigation opens the right page.
     """
     from streamlit.runtime.pages_manager import PagesManager
 
@@ -48,7 +50,7 @@ _LEGACY_FIRST_RUN = _claim_navigation()
 
 def frame_started():
     """Called by app.py at the start of every run."""
-    st.session_state["_frame_run"] = st.session_state.get("_frame_run", 0) + 1
+    st.session_state["_frame_run"] = True
     st.session_state["_run_t0"] = time.perf_counter()
 
 
