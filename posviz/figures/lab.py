@@ -10,32 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-
-
-def token_labels(tokens):
-    """Unique, escaped axis labels "i·token" (a category axis would merge repeated words)."""
-    return [f"{i}·{html.escape(str(t))}" for i, t in enumerate(tokens)]
-
-
-def panel_layout(titles, *, gap=0.1, shared_y=True):
-    """Side-by-side panels as one layout dict (much faster than make_subplots + update_* calls).
-
-    Returns (layout dict, axis names [("x", "y"), ("x2", "y"|"y2"), ...])."""
-    n = len(titles)
-    width = (1 - gap * (n - 1)) / n
-    lay, axes, notes = {}, [], []
-    for i, title in enumerate(titles):
-        sx = "" if i == 0 else str(i + 1)
-        sy = "" if (i == 0 or shared_y) else str(i + 1)
-        d0 = i * (width + gap)
-        lay[f"xaxis{sx}"] = dict(domain=[d0, d0 + width], anchor=f"y{sy}")
-        if not (shared_y and i):
-            lay[f"yaxis{sy}"] = dict(anchor=f"x{sx}")
-        axes.append((f"x{sx}", f"y{sy}"))
-        notes.append(dict(text=title, x=d0 + width / 2, y=1.0, xref="paper", yref="paper", xanchor="center",
-                          yanchor="bottom", showarrow=False))
-    lay["annotations"] = notes
-    return lay, axes
+from posviz.figures.panels import pair_and_difference, token_labels
 
 
 def attention_compare(correct, chosen, tokens, *, titles, x_title, y_title, diff_title, prob_title,
@@ -47,29 +22,16 @@ def attention_compare(correct, chosen, tokens, *, titles, x_title, y_title, diff
     labels = token_labels(tokens)
     top = float(np.nanmax(np.concatenate([c.ravel(), g.ravel(), [1e-6]])))
     finite = diff[np.isfinite(diff)]
-    lo, hi = style.symmetric_range(finite if finite.size else np.zeros(1))
-    hi = max(hi, 1e-3)
-    lay, axes = panel_layout(titles, gap=0.11)
-    traces = []
-    for (xa, ya), z, cax in zip(axes, (c, g, diff), ("coloraxis", "coloraxis", "coloraxis2")):
-        diverging = cax == "coloraxis2"
-        tr = style.heatmap(z, x=labels, y=labels, colorscale=style.DIVERGING if diverging else style.SEQUENTIAL,
-                           zmin=-hi if diverging else 0, zmax=hi if diverging else top,
-                           hover=("key=%{x}<br>query=%{y}<br>" + ("Δ=%{z:.3g}" if diverging else "A=%{z:.4f}")
-                                  + "<extra></extra>"))
-        tr.update(coloraxis=cax, xaxis=xa, yaxis=ya)
-        traces.append(tr)
-    for i, (xa, _) in enumerate(axes):
-        lay[f"xaxis{xa[1:]}"].update(title=dict(text=x_title), tickangle=-45, tickfont=dict(size=12))
-    lay["yaxis"].update(title=dict(text=y_title), autorange="reversed", tickfont=dict(size=12))
-    lay.update(
-        coloraxis=dict(colorscale=style.SEQUENTIAL, cmin=0, cmax=top,
-                       colorbar=dict(title=dict(text=prob_title, side="right"), x=0.655, len=0.9, thickness=12)),
-        coloraxis2=dict(colorscale=style.DIVERGING, cmin=-hi, cmax=hi, cmid=0.0,
-                        colorbar=dict(title=dict(text=diff_title, side="right"), x=1.0, len=0.9, thickness=12)))
-    fig = go.Figure(data=traces, layout=lay)
-    style.layout(fig, height=height, legend=False)
-    fig.update_layout(margin=dict(l=90, r=30, t=70, b=90))
+    hi = max(style.symmetric_range(finite if finite.size else np.zeros(1))[1], 1e-3)
+    fig = pair_and_difference(
+        c, g, diff, x=labels, y=labels, titles=titles, x_title=x_title, y_title=y_title,
+        value_axis=dict(colorscale=style.SEQUENTIAL, cmin=0, cmax=top), value_title=prob_title,
+        diff_max=hi, diff_title=diff_title, gap=0.11, height=height,
+        hovers=("key=%{x}<br>query=%{y}<br>A=%{z:.4f}<extra></extra>",
+                "key=%{x}<br>query=%{y}<br>Δ=%{z:.3g}<extra></extra>"))
+    fig.update_xaxes(tickangle=-45, tickfont=dict(size=12))
+    fig.update_yaxes(tickfont=dict(size=12))
+    fig.update_layout(margin=dict(b=90))
     return fig
 
 

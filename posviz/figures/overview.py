@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.lab import panel_layout, token_labels
+from posviz.figures.panels import pair_and_difference, panel_layout, token_labels
 
 
 def equivariance_panels(out_b, p_out_a, diff, tokens_b, *, titles, x_title, y_title, value_title,
@@ -19,28 +19,11 @@ def equivariance_panels(out_b, p_out_a, diff, tokens_b, *, titles, x_title, y_ti
     floored at 1e-6 so an exact zero shows as white, not as amplified float noise."""
     a, b, dz = style.f32(out_b), style.f32(p_out_a), style.f32(diff)
     lo, hi = style.symmetric_range(a, b)
-    dhi = max(float(np.abs(dz).max()), 1e-6)
-    labels = token_labels(tokens_b)
-    dims = np.arange(a.shape[1])
-    lay, axes = panel_layout(titles, gap=0.1)
-    traces = []
-    for (xa, ya), z, cax in zip(axes, (a, b, dz), ("coloraxis", "coloraxis", "coloraxis2")):
-        m = dhi if cax == "coloraxis2" else hi
-        tr = style.heatmap(z, x=dims, y=labels, zmin=-m, zmax=m,
-                           hover="dim=%{x}<br>token=%{y}<br>%{z:.4g}<extra></extra>")
-        tr.update(coloraxis=cax, xaxis=xa, yaxis=ya)
-        traces.append(tr)
-        lay[f"xaxis{xa[1:]}"].update(title=dict(text=x_title))
-    lay["yaxis"].update(title=dict(text=y_title), autorange="reversed")
-    lay.update(
-        coloraxis=dict(colorscale=style.DIVERGING, cmin=lo, cmax=hi, cmid=0.0,
-                       colorbar=dict(title=dict(text=value_title, side="right"), x=0.655, len=0.9, thickness=12)),
-        coloraxis2=dict(colorscale=style.DIVERGING, cmin=-dhi, cmax=dhi, cmid=0.0,
-                        colorbar=dict(title=dict(text=diff_title, side="right"), x=1.0, len=0.9, thickness=12)))
-    fig = go.Figure(data=traces, layout=lay)
-    style.layout(fig, height=height, legend=False)
-    fig.update_layout(margin=dict(l=90, r=30, t=70, b=55))
-    return fig
+    return pair_and_difference(
+        a, b, dz, x=np.arange(a.shape[1]), y=token_labels(tokens_b), titles=titles, x_title=x_title,
+        y_title=y_title, value_axis=dict(colorscale=style.DIVERGING, cmin=lo, cmax=hi, cmid=0.0),
+        value_title=value_title, diff_max=max(float(np.abs(dz).max()), 1e-6), diff_title=diff_title,
+        height=height, hovers=("dim=%{x}<br>token=%{y}<br>%{z:.4g}<extra></extra>",) * 2)
 
 
 def equivariance_bars(table, method_labels, mask_labels, *, title, y_title, floor=1e-9):
