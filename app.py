@@ -6,6 +6,7 @@ import streamlit as st
 import torch
 
 from posviz import ui
+from posviz.ui import frame
 
 # Every tensor here is small: one thread per op avoids thread-pool overhead and keeps
 # concurrent sessions from fighting over the cores.
@@ -27,15 +28,13 @@ PAGES = [
 
 st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
                    initial_sidebar_state="collapsed" if ui.present() else "auto")
-ui.frame_started()
-ui.lang()
-ui.present_style()
+frame.start()
 
 sections = {}
 for file, path, section in PAGES:
     page = st.Page(file, title=ui.t(f"nav.{path or 'overview'}"), url_path=path or None, default=not path)
     sections.setdefault(ui.t(f"nav.section.{section}"), []).append(page)
 current = st.navigation(sections)
-ui.sidebar(current.url_path)
+frame.sidebar(current.url_path)
 current.run()
-ui.frame_finished()
+frame.finish()

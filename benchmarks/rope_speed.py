@@ -1,4 +1,4 @@
-"""Speed of posviz.rope.apply_rope vs x.clone() and Hugging Face's apply_rotary_pos_emb.
+"""Speed of posviz.pe.rope.apply_rope vs x.clone() and Hugging Face's apply_rotary_pos_emb.
 
     python benchmarks/rope_speed.py [--reps 21] [--shape 1 32 4096 128]
 
@@ -17,7 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from posviz.rope import apply_rope, rope_inv_freq  # noqa: E402
+from posviz.pe.rope import apply_rope, rope_inv_freq  # noqa: E402
 
 
 def seed_reference(x, position_ids, base=10000.0):

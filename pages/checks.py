@@ -1,6 +1,7 @@
 import streamlit as st
 
-from posviz import checklist, ui
+from posviz import ui
+from posviz.lab import checklist
 
 ui.header("checks")
 run = ui.cache(checklist.run_step)

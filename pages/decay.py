@@ -1,7 +1,8 @@
 """Long-term decay: RoFormer's bound, q = k, random and single pairs; ALiBi and sinusoidal alongside."""
 import streamlit as st
 
-from posviz import decay, ui
+from posviz import ui
+from posviz.pe import decay
 from posviz.figures import decay as fig_decay
 from posviz.text.decay import ALIBI_HEADS, BASES, R_OPTIONS, SIN_DIMS, TEX
 

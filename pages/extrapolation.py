@@ -4,7 +4,10 @@ import json
 
 import streamlit as st
 
-from posviz import presets, rope_config, scaling, ui
+from posviz import ui
+from posviz.pe import models as presets
+from posviz.pe import rope_config
+from posviz.pe import scaling
 from posviz.figures import extrapolation as fx
 from posviz.text.extrapolation import TEX
 

@@ -1,6 +1,7 @@
 import streamlit as st
 
-from posviz import kvcache, ui
+from posviz import ui
+from posviz.lab import kv_cache as kvcache
 from posviz.figures import kv_cache as figs
 
 ui.header("kv_cache")

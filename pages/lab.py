@@ -1,6 +1,9 @@
 import streamlit as st
 
-from posviz import attention, positions, tokens, ui
+from posviz import ui
+from posviz.lab import toy_model as attention
+from posviz.pe import position_ids as positions
+from posviz.lab import tokens
 from posviz.figures import lab as figs
 
 ui.header("lab")

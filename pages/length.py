@@ -1,7 +1,9 @@
 """Train short, test long: tiny models trained at length 64, evaluated per bucket up to 512."""
 import streamlit as st
 
-from posviz import lengtheval, tinylm, ui
+from posviz import ui
+from posviz.tinylm import evaluate as lengtheval
+from posviz.tinylm import model as tinylm
 from posviz.figures import length as fl
 
 PAGE = "length"
@@ -15,7 +17,7 @@ def shipped():
     import json
     import os
 
-    from posviz.train import WEIGHTS_DIR
+    from posviz.tinylm.model import WEIGHTS_DIR
 
     with open(os.path.join(WEIGHTS_DIR, "MANIFEST.json"), encoding="utf-8") as f:
         manifest = json.load(f)

@@ -1,6 +1,8 @@
 import streamlit as st
 
-from posviz import attention, tokens, ui
+from posviz import ui
+from posviz.lab import toy_model as attention
+from posviz.lab import tokens
 from posviz.figures import overview as figs
 
 ui.header("overview")

@@ -1,7 +1,8 @@
 """Relative positions: distance matrix, Shaw clipping, T5 buckets, ALiBi, causal mask / NoPE."""
 import streamlit as st
 
-from posviz import relative, ui
+from posviz import ui
+from posviz.pe import relative
 from posviz.figures import relative as fig_rel
 
 ui.header("relative")

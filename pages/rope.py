@@ -1,7 +1,8 @@
-"""RoPE clock page: widgets -> posviz.rope views (cached) -> posviz.figures.rope -> ui.plot."""
+"""RoPE clock page: widgets -> posviz.pe.rope views (cached) -> posviz.figures.rope -> ui.plot."""
 import streamlit as st
 
-from posviz import rope, ui
+from posviz import ui
+from posviz.pe import rope
 from posviz.figures import rope as fr
 
 DIMS = (2, 4, 8, 16, 32, 64, 128, 256)

@@ -1,7 +1,9 @@
 """Sinusoidal & learned absolute positions (seed 000 §02-§06, §13; seed 001 'absolute PE')."""
 import streamlit as st
 
-from posviz import learned, sinusoidal as sn, ui
+from posviz import ui
+from posviz.pe import learned
+from posviz.pe import sinusoidal as sn
 from posviz.figures import sinusoidal as figs
 
 BASES = (10, 100, 1000, 10000, 100000, 1000000)

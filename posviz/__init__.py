@@ -1,6 +1,5 @@
-"""posviz: exact, tested compute for transformer position encodings.
+"""posviz: exact, tested compute for transformer position encodings, and the app around it.
 
-Everything here is importable and testable without streamlit; only `posviz.ui`
-imports it. See ../DESIGN.md (shared) for the public API.
+Layers (each package's docstring says what it may import): pe, lab, tinylm (compute, torch only),
+views (the cached layer), figures (plotly), text and scenes (data), ui (the only streamlit importer).
 """
-__all__ = ["checks_args"]

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 import torch
 
-from posviz import attention as A
-from posviz.positions import position_ids_from_mask
-from posviz.relative import alibi_bias, t5_bucket_matrix
-from posviz.rope import apply_rope
-from posviz.tokens import encode
+from posviz.lab import toy_model as A
+from posviz.pe.position_ids import position_ids_from_mask
+from posviz.pe.relative import alibi_bias, t5_bucket_matrix
+from posviz.pe.rope import apply_rope
+from posviz.lab.tokens import encode
 
 S_A, S_B = "I love ML", "do you love ML too"
 ZH_A, ZH_B = "我爱ML", "你也爱ML吗"

@@ -174,12 +174,12 @@ def test_share_box_qr_decodes_to_the_current_url(browser_ctx):
 
 def test_keyboard_walks_the_scenes_without_touching_a_slider(browser_ctx):
     """Alt+Right from the first scene to the last: each scene sets the widgets and the URL follows."""
-    from posviz import text
+    from posviz import scenes, text
 
     base, ctx, _ = browser_ctx
-    page_name = "rope" if "rope" in text.SCENES else sorted(text.SCENES)[0]
+    page_name = "rope" if "rope" in scenes.SCENES else sorted(scenes.SCENES)[0]
     path = page_name.replace("_", "-")
-    n = len(text.SCENES[page_name])
+    n = len(scenes.SCENES[page_name])
     page = _open(ctx, f"{base}/{path}?lang=en")
     try:
         urls = []

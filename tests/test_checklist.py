@@ -1,10 +1,10 @@
-"""posviz.checklist: the nine checks of seed 000 §12 pass, each break switch makes its step fail,
+"""posviz.lab.checklist: the nine checks of seed 000 §12 pass, each break switch makes its step fail,
 and the exercises of §17 match the hand-derived numbers."""
 import math
 
 import pytest
 
-from posviz import checklist as cl
+from posviz.lab import checklist as cl
 
 
 @pytest.mark.parametrize("step", cl.STEPS)

@@ -1,14 +1,14 @@
-"""posviz.decay: RoFormer's long-term decay bound and the score-vs-distance curves."""
+"""posviz.pe.decay: RoFormer's long-term decay bound and the score-vs-distance curves."""
 import math
 
 import numpy as np
 import pytest
 import torch
 
-from posviz import decay
-from posviz.relative import alibi_slopes
-from posviz.rope import apply_rope, rope_inv_freq
-from posviz.sinusoidal import sinusoidal_positions
+from posviz.pe import decay
+from posviz.pe.relative import alibi_slopes
+from posviz.pe.rope import apply_rope, rope_inv_freq
+from posviz.pe.sinusoidal import sinusoidal_positions
 
 
 # ---------------------------------------------------------------- RoFormer bound

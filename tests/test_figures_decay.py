@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from posviz import decay
+from posviz.pe import decay
 from posviz.figures import decay as fd
 from posviz.text.decay import BASES
 

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from posviz import presets, scaling
+from posviz.pe import models as presets
+from posviz.pe import scaling
 from posviz.figures import extrapolation as fx
 
 

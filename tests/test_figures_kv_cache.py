@@ -1,5 +1,5 @@
 """Figures of the RoPE + KV cache page."""
-from posviz import kvcache as kc
+from posviz.lab import kv_cache as kc
 from posviz.figures import kv_cache as figs
 
 LABELS = {m: m for m in kc.MODES}

@@ -2,7 +2,7 @@ import json
 
 import numpy as np
 
-from posviz import attention as A
+from posviz.lab import toy_model as A
 from posviz.figures import lab as F
 from posviz.figures import overview as O
 

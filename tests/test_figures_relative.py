@@ -1,7 +1,7 @@
 """posviz.figures.relative: trace types, shapes, fixed scales, payload sizes."""
 import numpy as np
 
-from posviz import relative as R
+from posviz.pe import relative as R
 from posviz.figures import relative as F
 
 AX = dict(x_title="key j", y_title="query i")

@@ -5,7 +5,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from posviz import rope
+from posviz.pe import rope
 from posviz.figures import rope as fr
 from posviz.figures import export
 

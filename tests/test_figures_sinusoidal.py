@@ -3,7 +3,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from posviz import learned, sinusoidal as sn
+from posviz.pe import learned
+from posviz.pe import sinusoidal as sn
 from posviz.figures import export, sinusoidal as figs
 
 WAVES = dict(title="t", x="x", y="y", dim="dim {d} ({kind})", sin="sin", cos="cos")

@@ -1,11 +1,11 @@
-"""posviz.kvcache: full causal RoPE forward vs prefill + step decode with a KV cache."""
+"""posviz.lab.kv_cache: full causal RoPE forward vs prefill + step decode with a KV cache."""
 import math
 
 import pytest
 import torch
 
-from posviz import kvcache as kc
-from posviz.rope import apply_rope
+from posviz.lab import kv_cache as kc
+from posviz.pe.rope import apply_rope
 
 WRONG = ("restart", "rerotate", "rotate_on_read")
 

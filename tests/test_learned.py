@@ -1,8 +1,8 @@
-"""posviz.learned: the learned absolute table, its hard boundary, and the modulo bug."""
+"""posviz.pe.learned: the learned absolute table, its hard boundary, and the modulo bug."""
 import pytest
 import torch
 
-from posviz import learned
+from posviz.pe import learned
 
 
 def test_forward_shape_and_sum():

@@ -1,13 +1,13 @@
-"""posviz.lengtheval: per-bucket accuracy, loss and entropy; RoPE scalings at evaluation time."""
+"""posviz.tinylm.evaluate: per-bucket accuracy, loss and entropy; RoPE scalings at evaluation time."""
 import math
 
 import pytest
 import torch
 
-from posviz import lengtheval as le
-from posviz.rope import rope_inv_freq
-from posviz.task import IGNORE
-from posviz.tinylm import TinyConfig, TinyLM
+from posviz.tinylm import evaluate as le
+from posviz.pe.rope import rope_inv_freq
+from posviz.tinylm.task import IGNORE
+from posviz.tinylm.model import TinyConfig, TinyLM
 
 
 def test_bucket_accuracy_hand_made():
@@ -91,7 +91,7 @@ def test_evaluate_matches_direct_accuracy():
     torch.manual_seed(1)
     model = TinyLM(TinyConfig(method="nope", d_model=16, n_heads=2))
     r = le.evaluate(model, "nope", length=32, num_sequences=4, batch_size=4, bucket_size=32, seed=123)
-    from posviz.task import make_batch
+    from posviz.tinylm.task import make_batch
     x, y = make_batch(4, 32, seed=123)
     with torch.no_grad():
         pred = model(x).argmax(-1)

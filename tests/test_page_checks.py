@@ -2,7 +2,8 @@
 import pytest
 
 from conftest import assert_clean, open_page
-from posviz import checklist, text
+from posviz import scenes, text
+from posviz.lab import checklist
 
 
 def _verdicts(at, lang="en"):
@@ -30,7 +31,7 @@ def test_break_switch_fails_its_step(step):
 
 def test_scenes_apply():
     at = open_page("checks", "zh")
-    for sc in text.SCENES["checks"]:
+    for sc in scenes.SCENES["checks"]:
         at.button(key="checks_next").click().run()
         assert_clean(at)
         broken = [i for i in checklist.STEPS if sc["values"][f"chk_break{i}"]]

@@ -5,7 +5,8 @@ import re
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz.text.decay import EN, SCENES, ZH
+from posviz.scenes.decay import SCENES
+from posviz.text.decay import EN, ZH
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

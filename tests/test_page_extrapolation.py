@@ -3,7 +3,8 @@ box, and hostile query parameters."""
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import presets, text
+from posviz import scenes, text
+from posviz.pe import models as presets
 
 
 def _captions(at):
@@ -54,9 +55,9 @@ def test_method_and_lengths_change_figures():
 
 def test_scenes_apply():
     at = open_page("extrapolation", "en")
-    scenes = text.SCENES["extrapolation"]
-    assert 3 <= len(scenes) <= 6
-    for sc in scenes:
+    items = scenes.SCENES["extrapolation"]
+    assert 3 <= len(items) <= 6
+    for sc in items:
         at.button(key="extrapolation_next").click().run()
         assert_clean(at)
         for k, v in sc["values"].items():

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import assert_clean, figures, open_page
-from posviz import text
+from posviz import scenes, text
 
 
 def _titles(at):
@@ -51,7 +51,7 @@ def test_prefill_equal_to_length_and_too_long():
 
 def test_scenes_apply():
     at = open_page("kv_cache", "zh")
-    for sc in text.SCENES["kv_cache"]:
+    for sc in scenes.SCENES["kv_cache"]:
         at.button(key="kv_cache_next").click().run()
         assert_clean(at)
         assert at.slider(key="kv_L").value == sc["values"]["kv_L"]

@@ -1,7 +1,7 @@
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text
+from posviz import scenes, text
 
 
 def _attn(at):
@@ -51,11 +51,11 @@ def test_controls_change_figures():
 
 def test_scenes_apply():
     at = open_page("lab", "zh")
-    n = len(text.SCENES["lab"])
+    n = len(scenes.SCENES["lab"])
     for i in range(n):
         at.button(key="lab_next").click().run()
         assert_clean(at)
-        for k, v in text.SCENES["lab"][i]["values"].items():
+        for k, v in scenes.SCENES["lab"][i]["values"].items():
             assert at.session_state[k] == v, (i, k)
     assert float(at.metric[0].value) > 1e-2                 # the last scene breaks RoPE
 

@@ -4,8 +4,9 @@ import time
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import lengtheval
+from posviz.tinylm import evaluate as lengtheval
 from posviz.figures import length as fl
+from posviz import scenes
 from posviz.text import length as text
 
 
@@ -76,10 +77,10 @@ def test_live_recompute():
 
 def test_scenes_apply():
     at = open_page("length", "zh")
-    for i in range(len(text.SCENES["length"])):
+    for i in range(len(scenes.SCENES["length"])):
         at.button(key="length_next").click().run()
         assert_clean(at)
-        for k, v in text.SCENES["length"][i]["values"].items():
+        for k, v in scenes.SCENES["length"][i]["values"].items():
             assert at.session_state[k] == v
 
 
@@ -92,7 +93,7 @@ def test_bad_query_params(params):
 
 def test_text_parity_and_scenes_valid():
     assert set(text.EN) == set(text.ZH)
-    for sc in text.SCENES["length"]:
+    for sc in scenes.SCENES["length"]:
         assert sc["title"] in text.EN and sc["say"] in text.EN
         for k, v in sc["values"].items():
             if k in ("len_model",):

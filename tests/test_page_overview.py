@@ -1,7 +1,7 @@
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text
+from posviz import scenes, text
 
 
 def _metric(at):
@@ -45,7 +45,7 @@ def test_seat_slider_changes_the_figure():
 
 def test_scenes_apply():
     at = open_page("overview", "zh")
-    for i, sc in enumerate(text.SCENES["overview"]):
+    for i, sc in enumerate(scenes.SCENES["overview"]):
         at.button(key="overview_next").click().run()
         assert_clean(at)
         for k, v in sc["values"].items():

@@ -5,7 +5,7 @@ import json
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text
+from posviz import scenes, text
 
 
 ORDER = ["distance", "shaw", "t5_matrix", "t5_step", "slopes", "bias", "mask", "side"]
@@ -22,7 +22,7 @@ def test_text_parity_and_scenes_valid():
 
     assert set(T.EN) == set(T.ZH)
     assert all(T.ZH[k].strip() for k in T.ZH)
-    scenes = T.SCENES["relative"]
+    scenes = __import__("posviz.scenes", fromlist=["SCENES"]).SCENES["relative"]
     assert 3 <= len(scenes) <= 6
     ranges = dict(rel_L=(1, 256), rel_past=(0, 256), rel_shift=(0, 100), rel_k=(0, 64), rel_t5_nb=(4, 128),
                   rel_t5_md=(2, 1024), rel_heads=(1, 128), rel_head=(1, 128))
@@ -106,8 +106,8 @@ def test_invalid_t5_combination_shows_error_and_page_goes_on():
 
 def test_scenes_apply():
     at = open_page("relative", "en")
-    scenes = text.SCENES["relative"]
-    for n, sc in enumerate(scenes):
+    items = scenes.SCENES["relative"]
+    for n, sc in enumerate(items):
         at.button(key="relative_next").click().run()
         assert_clean(at)
         for k, v in sc["values"].items():

@@ -2,7 +2,7 @@
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import text
+from posviz import scenes, text
 
 
 def _metric_values(at):
@@ -56,14 +56,14 @@ def test_controls_change_figures():
 
 def test_scenes_apply():
     at = open_page("rope", "zh")
-    n = len(text.SCENES["rope"])
+    n = len(scenes.SCENES["rope"])
     for i in range(n):
         at.button(key="rope_next").click().run()
         assert_clean(at)
-        sc = text.SCENES["rope"][i]
+        sc = scenes.SCENES["rope"][i]
         for key, value in sc["values"].items():
             assert at.session_state[key] == value, (i, key)
-    assert at.slider(key="rope_m").value == text.SCENES["rope"][-1]["values"]["rope_m"]
+    assert at.slider(key="rope_m").value == scenes.SCENES["rope"][-1]["values"]["rope_m"]
     at.button(key="rope_prev").click().run()
     assert_clean(at)
 

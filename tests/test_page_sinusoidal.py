@@ -5,6 +5,7 @@ import os
 import pytest
 from conftest import ROOT, assert_clean, figures, open_page
 
+from posviz import scenes
 from posviz.text import sinusoidal as text
 
 N_FIGURES = 8
@@ -34,9 +35,9 @@ def test_page_renders_clean(lang):
 
 def test_text_parity_and_scenes_valid():
     assert set(text.EN) == set(text.ZH)
-    scenes = text.SCENES["sinusoidal"]
-    assert 3 <= len(scenes) <= 6
-    for sc in scenes:
+    items = scenes.SCENES["sinusoidal"]
+    assert 3 <= len(items) <= 6
+    for sc in items:
         assert sc["title"] in text.EN and sc["say"] in text.EN
         assert all(k.startswith("sin_") for k in sc["values"])
 
@@ -75,11 +76,11 @@ def test_boundary_error_both_languages(lang):
 
 def test_scenes_apply():
     at = open_page("sinusoidal", "zh")
-    n = len(text.SCENES["sinusoidal"])
+    n = len(scenes.SCENES["sinusoidal"])
     for k in range(n):
         at.button(key="sinusoidal_next").click().run()
         assert not at.exception
-        values = text.SCENES["sinusoidal"][k]["values"]
+        values = scenes.SCENES["sinusoidal"][k]["values"]
         for key, v in values.items():
             if key == "sin_dims":
                 assert list(at.multiselect(key=key).value) == v
@@ -95,7 +96,7 @@ def test_scenes_apply():
 
 def test_edge_scene_shows_error():
     at = open_page("sinusoidal", "en")
-    idx = [s["title"] for s in text.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
+    idx = [s["title"] for s in scenes.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
     for _ in range(idx + 1):
         at.button(key="sinusoidal_next").click().run()
     assert not at.exception and len(at.error) == 1
@@ -138,7 +139,7 @@ def test_seed_checks_visible(lang):
 
 def test_edge_scene_is_seed_001_512_rows():
     at = open_page("sinusoidal", "en")
-    idx = [s["title"] for s in text.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
+    idx = [s["title"] for s in scenes.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
     for _ in range(idx + 1):
         at.button(key="sinusoidal_next").click().run()
     assert at.slider(key="sin_M").value == 512 and at.slider(key="sin_learned_L").value == 513

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from posviz.positions import (SCHEMES, make_position_ids, modulo_positions, position_ids_from_mask,
+from posviz.pe.position_ids import (SCHEMES, make_position_ids, modulo_positions, position_ids_from_mask,
                               shared_arange, token_ids_as_positions, zero_positions)
 
 
@@ -62,7 +62,7 @@ def test_invalid_scheme_and_table_size():
 
 
 # ---------------------------------------------------------------- packing (seed 000 §11, last paragraph)
-from posviz.positions import PACK_CONTRACTS, packed_position_ids, packed_segment_ids  # noqa: E402
+from posviz.pe.position_ids import PACK_CONTRACTS, packed_position_ids, packed_segment_ids  # noqa: E402
 
 
 def test_packed_contracts_by_hand():

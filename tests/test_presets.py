@@ -1,9 +1,11 @@
-"""posviz.presets: the published RoPE settings of real models, each with its source."""
+"""posviz.pe.models: the published RoPE settings of real models, each with its source."""
 import math
 
 import pytest
 
-from posviz import presets, scaling, text
+from posviz import text
+from posviz.pe import models as presets
+from posviz.pe import scaling
 from posviz.figures import extrapolation as fx
 
 EXPECTED = {   # (head_dim, rope_parameters, L_train) as published in each config.json

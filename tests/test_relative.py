@@ -1,4 +1,4 @@
-"""posviz.relative: hand values, properties, and agreement with the reference implementations
+"""posviz.pe.relative: hand values, properties, and agreement with the reference implementations
 (Hugging Face T5Attention._relative_position_bucket; the ALiBi paper's get_slopes)."""
 import math
 import random
@@ -8,7 +8,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posviz import relative as R
+from posviz.pe import relative as R
 
 
 # ---------------------------------------------------------------- reference: ALiBi get_slopes

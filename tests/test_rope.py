@@ -1,4 +1,4 @@
-"""posviz.rope: the seeds' hand examples, the RoPE identities, layouts, Hugging Face agreement."""
+"""posviz.pe.rope: the seeds' hand examples, the RoPE identities, layouts, Hugging Face agreement."""
 import math
 
 import pytest
@@ -6,8 +6,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posviz import rope
-from posviz.rope import (apply_rope, clock_hands, content_vectors, convert_layout, hand_examples,
+from posviz.pe import rope
+from posviz.pe.rope import (apply_rope, clock_hands, content_vectors, convert_layout, hand_examples,
                          layout_demo, layout_permutation, pair_rotate, pair_score, pair_score_relative,
                          rope_angles, rope_inv_freq, rope_pairs, rope_rotation_matrix, rope_score,
                          rope_score_relative, rotation_2x2, shift_scores, shown_pairs, wrap_angle)

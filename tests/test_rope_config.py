@@ -1,4 +1,4 @@
-"""posviz.rope_config: reading a pasted config.json (or its rope part) with json.loads only."""
+"""posviz.pe.rope_config: reading a pasted config.json (or its rope part) with json.loads only."""
 import json
 import logging
 
@@ -8,9 +8,10 @@ from transformers import DeepseekV3Config, LlamaConfig, MistralConfig, Qwen2Conf
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
-from posviz import presets, rope_config
-from posviz.rope_config import parse_rope_config, read_rope_config
-from posviz.scaling import rope_frequencies
+from posviz.pe import models as presets
+from posviz.pe import rope_config
+from posviz.pe.rope_config import parse_rope_config, read_rope_config
+from posviz.pe.scaling import rope_frequencies
 
 logging.getLogger("transformers").setLevel(logging.ERROR)
 CONFIG_CLASS = {"llama2_7b": LlamaConfig, "mistral_7b": MistralConfig, "llama31_8b": LlamaConfig,

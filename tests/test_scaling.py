@@ -1,4 +1,4 @@
-"""posviz.scaling: agreement with transformers' ROPE_INIT_FUNCTIONS, and the hand properties of
+"""posviz.pe.scaling: agreement with transformers' ROPE_INIT_FUNCTIONS, and the hand properties of
 PI, NTK-aware, dynamic NTK, YaRN and Llama 3 scaling."""
 import itertools
 import logging
@@ -10,9 +10,9 @@ from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
-from posviz import scaling
-from posviz.rope import apply_rope, rope_inv_freq
-from posviz.scaling import rope_frequencies
+from posviz.pe import scaling
+from posviz.pe.rope import apply_rope, rope_inv_freq
+from posviz.pe.scaling import rope_frequencies
 
 logging.getLogger("transformers").setLevel(logging.ERROR)
 RTOL = 1e-6
@@ -21,7 +21,7 @@ RTOL = 1e-6
 def hf_frequencies(head_dim, params, seq_len=None):
     """The same parameters through a real LlamaConfig and transformers' init functions.
 
-    Mapping (documented in posviz.scaling): head_dim -> config.head_dim; for "dynamic" our
+    Mapping (documented in posviz.pe.scaling): head_dim -> config.head_dim; for "dynamic" our
     original_max_position_embeddings is config.max_position_embeddings; for "yarn" / "llama3" it
     stays in rope_parameters and max_position_embeddings = original * factor (the extended window).
     """

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import open_page
-from posviz import text
+from posviz import scenes, text
 
 def assert_clean(at):
     """No exception. (An st.error is allowed: some scenes show a refusal on purpose, e.g. L = max_length + 1.)"""
@@ -21,12 +21,12 @@ def _values(at, keys):
     return out
 
 
-@pytest.mark.parametrize("page", sorted(text.SCENES))
+@pytest.mark.parametrize("page", sorted(scenes.SCENES))
 def test_scenes_apply_in_order_and_round_trip_through_the_url(page):
-    scenes = text.SCENES[page]
+    items = scenes.SCENES[page]
     at = open_page(page, "en")
     assert_clean(at)
-    for i, sc in enumerate(scenes):
+    for i, sc in enumerate(items):
         at.button(key=f"{page}_next").click().run()
         assert_clean(at)
         keys = set(sc["values"])

@@ -1,4 +1,4 @@
-"""posviz.sinusoidal: the seed's numbers by hand, the shift-rotation identity, offset-only
+"""posviz.pe.sinusoidal: the seed's numbers by hand, the shift-rotation identity, offset-only
 dot products, layout equivalence, reference implementations, and argument validation."""
 import math
 
@@ -6,7 +6,7 @@ import pytest
 import torch
 from hypothesis import given, settings, strategies as st
 
-from posviz import sinusoidal as sn
+from posviz.pe import sinusoidal as sn
 
 
 # ---------------------------------------------------------------- frequencies and table

@@ -1,8 +1,8 @@
-"""posviz.task: the copy-with-offset task and its deterministic generator."""
+"""posviz.tinylm.task: the copy-with-offset task and its deterministic generator."""
 import pytest
 import torch
 
-from posviz.task import BOS, IGNORE, answer_mask, make_batch
+from posviz.tinylm.task import BOS, IGNORE, answer_mask, make_batch
 
 
 def test_targets_are_the_token_k_back():

@@ -3,7 +3,7 @@ import ast
 import pathlib
 import re
 
-from posviz import text
+from posviz import scenes, text
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -40,13 +40,13 @@ def test_chinese_strings_are_chinese():
 
 
 def test_scenes_are_well_formed_and_refer_to_page_widgets():
-    for page, scenes in text.SCENES.items():
-        assert 2 <= len(scenes) <= 8, page
+    for page, items in scenes.SCENES.items():
+        assert 2 <= len(items) <= 8, page
         tree = ast.parse((ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8"))
         literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         prefixes = {n.values[0].value for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
                     and n.values and isinstance(n.values[0], ast.Constant)}  # f"chk_break{i}"
-        for sc in scenes:
+        for sc in items:
             assert text.has(sc["title"]) and text.has(sc["say"]), (page, sc["title"])
             for key in sc["values"]:
                 made = key in literals or any(key.startswith(p) for p in prefixes if p)

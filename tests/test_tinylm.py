@@ -1,10 +1,10 @@
-"""posviz.tinylm: the tiny decoder with a selectable position method."""
+"""posviz.tinylm.model: the tiny decoder with a selectable position method."""
 import pytest
 import torch
 
-from posviz.relative import alibi_bias, t5_bucket_matrix
-from posviz.rope import rope_inv_freq
-from posviz.tinylm import METHODS, PositionOutOfRangeError, TinyConfig, TinyLM, build
+from posviz.pe.relative import alibi_bias, t5_bucket_matrix
+from posviz.pe.rope import rope_inv_freq
+from posviz.tinylm.model import METHODS, PositionOutOfRangeError, TinyConfig, TinyLM, build
 
 SMALL = dict(d_model=16, n_heads=2, max_length=16, t5_num_buckets=8, t5_max_distance=16)
 

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from posviz.tokens import MAX_CHARS, MAX_TOKENS, MAX_WORD, PAD, PAD_ID, build_vocab, encode, tokenize
+from posviz.lab.tokens import MAX_CHARS, MAX_TOKENS, MAX_WORD, PAD, PAD_ID, build_vocab, encode, tokenize
 
 
 def test_whitespace_words_and_cjk_characters():

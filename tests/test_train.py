@@ -1,14 +1,16 @@
-"""posviz.train: deterministic training, safe weight files, and the shipped models."""
+"""posviz.tinylm.train: deterministic training, safe weight files, and the shipped models."""
 import json
 import os
 
 import pytest
 import torch
 
-from posviz import lengtheval, train
-from posviz.tinylm import METHODS
+from posviz.tinylm import evaluate as lengtheval
+from posviz.tinylm import train
+from posviz.tinylm import model as tiny
+from posviz.tinylm.model import METHODS
 
-MANIFEST = os.path.join(train.WEIGHTS_DIR, "MANIFEST.json")
+MANIFEST = os.path.join(tiny.WEIGHTS_DIR, "MANIFEST.json")
 
 
 def _manifest():
@@ -31,11 +33,11 @@ def test_cli_writes_weights_and_manifest(tmp_path):
                 "--d-model", "16", "--n-heads", "2", "--out", str(tmp_path)])
     man = json.loads((tmp_path / "MANIFEST.json").read_text())
     info = man["models"]["t5"]
-    assert info["command"].startswith("python -m posviz.train --method t5 --steps 2")
+    assert info["command"].startswith("python -m posviz.tinylm.train --method t5 --steps 2")
     assert info["steps"] == 2 and info["wall_time_s"] >= 0 and "sha256" in info
     state = torch.load(tmp_path / "t5.pt", weights_only=True)
     assert all(isinstance(v, torch.Tensor) for v in state.values())
-    m = train.load_model("t5", str(tmp_path))
+    m = tiny.load_model("t5", str(tmp_path))
     assert m.cfg.d_model == 16
 
 
@@ -57,11 +59,11 @@ def test_shipped_files_are_small_plain_state_dicts():
     man = _manifest()
     assert set(man["models"]) == set(METHODS)
     for method in METHODS:
-        path = os.path.join(train.WEIGHTS_DIR, f"{method}.pt")
+        path = os.path.join(tiny.WEIGHTS_DIR, f"{method}.pt")
         assert os.path.getsize(path) < 1_000_000
         state = torch.load(path, map_location="cpu", weights_only=True)
         assert all(isinstance(v, torch.Tensor) for v in state.values())
-        assert man["models"][method]["command"].startswith("python -m posviz.train")
+        assert man["models"][method]["command"].startswith("python -m posviz.tinylm.train")
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -70,7 +72,7 @@ def test_shipped_models_reach_reported_accuracy(method):
     and matches the accuracy recorded in MANIFEST.json and results.json."""
     torch.set_num_threads(1)
     man = _manifest()["models"][method]
-    model = train.load_model(method)
+    model = tiny.load_model(method)
     acc = lengtheval.accuracy_at_length(model, length=man["length"], num_sequences=256, offset=man["offset"])
     assert acc >= 0.95
     assert acc == pytest.approx(man["accuracy_at_train_length"], abs=1e-9)

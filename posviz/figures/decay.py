@@ -1,9 +1,9 @@
 """Figures of the long-term decay page: score vs relative distance on one normalised axis.
 
-Normalisation (so RoPE, ALiBi and sinusoidal curves share the y-axis; see posviz.decay):
+Normalisation (so RoPE, ALiBi and sinusoidal curves share the y-axis; see posviz.pe.decay):
 - RoFormer bound B(r) / B(0), B(0) = d/4 + 1/2;
 - q = k = 1 RoPE score / d (= mean_i cos(r theta_i));
-- random q, k: score / (|q| |k|) (already normalised by posviz.decay.random_score_band);
+- random q, k: score / (|q| |k|) (already normalised by posviz.pe.decay.random_score_band);
 - sinusoidal PE(p).PE(p+r) / (D/2);
 - ALiBi: 1 - m_h r (a content score of 1 plus the bias -m_h r).
 Builders take arrays (numpy or torch) and a `t(key, **fmt)` function for the labels.
@@ -59,7 +59,7 @@ def decay_figure(r, head_dim, series, *, alibi=None, sinusoidal=None, show_ones=
                  height=460):
     """RoFormer bound and the q=k=1 score for several bases, with ALiBi and sinusoidal.
 
-    r [P] distances; series: [(base, bound [P], ones [P])] raw values from posviz.decay;
+    r [P] distances; series: [(base, bound [P], ones [P])] raw values from posviz.pe.decay;
     alibi: None or [(head, slope, penalty [P])] with penalty = -m r;
     sinusoidal: None or (dim, base, dot [P]).
     """

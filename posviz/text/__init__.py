@@ -1,21 +1,19 @@
-"""Every user-visible string, in English and Chinese.
+"""Every user-visible string, in English and Chinese: strings only.
 
-One module per page/topic (`posviz/text/<topic>.py`), each defining `EN` and `ZH`
-dicts with the same keys (a test enforces parity) and, optionally, `SCENES`: the
-ordered presets that tell the page's story. Keys are namespaced by topic
-(`rope.title`); widget labels use `w.<widget key>` (and `w.<key>.help`,
-`w.<key>.<option>` for option labels).
+One module per page/topic (`posviz/text/<topic>.py`), each defining `EN` and `ZH` dicts with the
+same keys (a test enforces parity). Keys are namespaced by topic (`rope.title`); widget labels use
+`w.<widget key>` (and `w.<key>.help`, `w.<key>.<option>` for option labels); errors `err.<code>`.
+Imports nothing of posviz.
 """
 from importlib import import_module
 
 LANGS = ("en", "zh")
-TOPICS = ("common", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
-          "lab", "kv_cache", "checks", "length")
+TOPICS = ("common", "errors", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
+          "models", "lab", "kv_cache", "checks", "length")
 
 
 def _load():
     tables = {lang: {} for lang in LANGS}
-    scenes = {}
     for topic in TOPICS:
         try:
             mod = import_module(f"posviz.text.{topic}")
@@ -25,15 +23,14 @@ def _load():
             continue
         tables["en"].update(mod.EN)
         tables["zh"].update(mod.ZH)
-        scenes.update(getattr(mod, "SCENES", {}))
-    return tables, scenes
+    return tables
 
 
-TABLES, SCENES = _load()
+TABLES = _load()
 
 
 def get(lang, key, **fmt):
-    """The string for `key` in `lang` (falls back to English, then to the key itself)."""
+    """The string for `key` in `lang` (falls back to English, then to the key itself). Pure."""
     s = TABLES.get(lang, TABLES["en"]).get(key)
     if s is None:
         s = TABLES["en"].get(key, key)

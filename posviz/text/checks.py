@@ -126,7 +126,7 @@ EN = {
         "- (1, 2) and (5, 6): φ = (s−p)θ = π/3: 11·½ + 2·(√3/2) = 5.5 + √3 = **{a:.4f}**. The common shift by 4 "
         "leaves it unchanged.\n"
         "- (5, 7): φ = 2π/3: 11·(−½) + 2·(√3/2) = −5.5 + √3 = **{c:.4f}**: the relative offset changed, so the score changed.\n\n"
-        "The rotated vectors, computed by posviz.rope.apply_rope:"),
+        "The rotated vectors, computed by posviz.pe.rope.apply_rope:"),
     "checks.ex2.title": "Exercise 2: rotate only Q",
     "checks.ex2.q": (
         "Now apply_rope rotates only the query, not the key. With the q, k, θ of exercise 1, what are the scores at "
@@ -274,7 +274,7 @@ ZH = {
         "对一对维度，qᵀR(φ)k = (q·k) cos φ + (q₂k₁ − q₁k₂) sin φ，其中 q·k = 11，q₂k₁ − q₁k₂ = 6 − 4 = 2。\n\n"
         "- (1, 2) 与 (5, 6)：φ = (s−p)θ = π/3：11·½ + 2·(√3/2) = 5.5 + √3 = **{a:.4f}**。共同平移 4 不改变它。\n"
         "- (5, 7)：φ = 2π/3：11·(−½) + 2·(√3/2) = −5.5 + √3 = **{c:.4f}**：相对位移变了，分数也变了。\n\n"
-        "由 posviz.rope.apply_rope 算出的旋转后向量："),
+        "由 posviz.pe.rope.apply_rope 算出的旋转后向量："),
     "checks.ex2.title": "练习 2：只旋转 Q",
     "checks.ex2.q": "现在 apply_rope 只旋转 Query、不旋转 Key。沿用练习 1 的 q、k、θ，(p=1, s=2) 与平移后的 (p=5, s=6) 的分数各是多少？共同平移测试能通过吗？",
     "w.chk_ex2_a": "(p=1, s=2) 的分数，只旋转 Q",
@@ -307,17 +307,3 @@ ZH = {
     "checks.scene.angles": "用 bfloat16 算角度",
     "checks.scene.angles.say": "第 9 步：表中 bfloat16 一列随位置增长到 O(1)；float32 保持在 10⁻³ 以下。",
 }
-
-
-def _breaks(*on):
-    return {f"chk_break{i}": i in on for i in range(1, 10)}
-
-
-SCENES = {"checks": [
-    {"title": "checks.scene.pass", "say": "checks.scene.pass.say", "values": _breaks()},
-    {"title": "checks.scene.shift", "say": "checks.scene.shift.say", "values": _breaks(3)},
-    {"title": "checks.scene.cache", "say": "checks.scene.cache.say", "values": _breaks(6)},
-    {"title": "checks.scene.padding", "say": "checks.scene.padding.say", "values": _breaks(2, 7)},
-    {"title": "checks.scene.boundary", "say": "checks.scene.boundary.say", "values": _breaks(8)},
-    {"title": "checks.scene.angles", "say": "checks.scene.angles.say", "values": _breaks(9)},
-]}

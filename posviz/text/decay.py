@@ -2,7 +2,7 @@
 
 BASES = (100, 1000, 10000, 100000, 500000, 1000000, 10000000)
 ALIBI_HEADS = (1, 2, 3, 4, 5, 6, 7, 8)
-R_OPTIONS = (16, 64, 256, 1024, 4096, 16384, 65536, 131072)   # 131072 = posviz.decay.MAX_DISTANCE
+R_OPTIONS = (16, 64, 256, 1024, 4096, 16384, 65536, 131072)   # 131072 = posviz.pe.decay.MAX_DISTANCE
 SIN_DIMS = (64, 128, 256, 512, 1024)
 
 # Formulas: the same LaTeX in both languages (not translated, so kept out of EN / ZH).
@@ -277,24 +277,3 @@ ZH = {
         "ALiBi 直接减去 m_h·r：对每一对 query 和 key 都线性衰减的直线——这是构造出来的保证。"
         "正弦编码的点积与 RoPE 的 q = k = 1 曲线一样，也是余弦和。"),
 }
-
-
-_COMMON = {"decay_d": 128, "decay_logx": False, "decay_ones": True, "decay_alibi": [], "decay_sin": False,
-           "decay_rho": 1.0, "decay_n": 64, "decay_seed": 0, "decay_example": True, "decay_pair": 16}
-SCENES = {"decay": [
-    {"title": "decay.scene.bound", "say": "decay.scene.bound.say",
-     "values": {**_COMMON, "decay_bases": [10000], "decay_R": 256, "decay_ones": False}},
-    {"title": "decay.scene.bases", "say": "decay.scene.bases.say",
-     "values": {**_COMMON, "decay_bases": [100, 10000, 500000, 1000000], "decay_R": 65536, "decay_logx": True}},
-    {"title": "decay.scene.same", "say": "decay.scene.same.say",
-     "values": {**_COMMON, "decay_bases": [10000], "decay_R": 1024, "decay_rho": 1.0, "decay_n": 64,
-                "decay_example": True}},
-    {"title": "decay.scene.indep", "say": "decay.scene.indep.say",
-     "values": {**_COMMON, "decay_bases": [10000], "decay_R": 1024, "decay_rho": 0.0, "decay_n": 64,
-                "decay_example": True}},
-    {"title": "decay.scene.pair", "say": "decay.scene.pair.say",
-     "values": {**_COMMON, "decay_d": 2, "decay_bases": [10000], "decay_R": 16, "decay_pair": 0}},
-    {"title": "decay.scene.alibi", "say": "decay.scene.alibi.say",
-     "values": {**_COMMON, "decay_bases": [10000], "decay_R": 1024, "decay_alibi": [1, 4, 8],
-                "decay_sin": True, "decay_sin_dim": 512}},
-]}

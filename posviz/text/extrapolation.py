@@ -430,19 +430,3 @@ ZH = {
     "extrapolation.scene.llama3": "Llama 3.1 8B：哪些频率对被改了？",
     "extrapolation.scene.llama3.say": "绿色柱子不变，蓝色除以 8，橙色平滑过渡——在第一张图上一眼就能读出来。",
 }
-
-_S = "extrapolation.scene."
-SCENES = {"extrapolation": [
-    {"title": _S + "wave", "say": _S + "wave.say",
-     "values": {"ext_preset": "llama2_7b", "ext_ltrain": 4096, "ext_ltarget": 4096, "ext_method": "default"}},
-    {"title": _S + "naive", "say": _S + "naive.say",
-     "values": {"ext_preset": "llama2_7b", "ext_ltrain": 4096, "ext_ltarget": 16384, "ext_method": "default"}},
-    {"title": _S + "pi", "say": _S + "pi.say",
-     "values": {"ext_preset": "llama2_7b", "ext_ltrain": 4096, "ext_ltarget": 16384, "ext_method": "linear"}},
-    {"title": _S + "ntk", "say": _S + "ntk.say",
-     "values": {"ext_preset": "llama2_7b", "ext_ltrain": 4096, "ext_ltarget": 16384, "ext_method": "ntk"}},
-    {"title": _S + "yarn", "say": _S + "yarn.say",
-     "values": {"ext_preset": "qwen25_7b_yarn", "ext_ltrain": 32768, "ext_ltarget": 131072, "ext_method": "model"}},
-    {"title": _S + "llama3", "say": _S + "llama3.say",
-     "values": {"ext_preset": "llama31_8b", "ext_ltrain": 8192, "ext_ltarget": 65536, "ext_method": "model"}},
-]}

@@ -47,7 +47,7 @@ EN = {
     "w.len_metric.help": ("Accuracy: the share of positions where the model outputs exactly the token 2 back. "
                           "Loss: the mean cross-entropy at those positions."),
     "w.len_show": "Methods shown",
-    "w.len_show.help": ("Every line is a model trained by `python -m posviz.train --all`. The RoPE scalings reuse "
+    "w.len_show.help": ("Every line is a model trained by `python -m posviz.tinylm.train --all`. The RoPE scalings reuse "
                         "the RoPE model with new frequencies (no fine-tuning)."),
     "w.len_model": "Model to inspect",
     "w.len_model.help": "Used by the attention maps and by the live recomputation.",
@@ -73,7 +73,7 @@ EN = {
         "Every point averages the 64 evaluation sequences over one bucket of positions, counting only positions "
         "i ≥ k = 2 (earlier positions have no answer). The curves are read from `posviz/weights/results.json`, "
         "which the training command wrote; no model runs to draw this plot. RoPE + PI / NTK / YaRN reuse the "
-        "RoPE weights with the frequencies of `posviz.scaling.rope_frequencies` for s = 512/64 = 8."),
+        "RoPE weights with the frequencies of `posviz.pe.scaling.rope_frequencies` for s = 512/64 = 8."),
     "length.provenance": (
         "Numbers from models actually trained by `{cmd}` on this shared 2-core machine ({secs} s of training "
         "wall time, {cpu} s of CPU time in total, {date}); each curve: {n} sequences of length 512."),
@@ -180,7 +180,7 @@ ZH = {
     "w.len_metric.loss": "损失（nats）",
     "w.len_metric.help": "准确率：模型恰好输出往前第 2 个 token 的位置所占比例。损失：这些位置上的平均交叉熵。",
     "w.len_show": "显示的方法",
-    "w.len_show.help": "每条线都是 `python -m posviz.train --all` 实际训练出的模型；RoPE 的各种缩放沿用同一个 RoPE 模型，只换频率（不续训）。",
+    "w.len_show.help": "每条线都是 `python -m posviz.tinylm.train --all` 实际训练出的模型；RoPE 的各种缩放沿用同一个 RoPE 模型，只换频率（不续训）。",
     "w.len_model": "要查看的模型",
     "w.len_model.help": "用于注意力图和现场重算。",
     "w.len_live": "现场重算",
@@ -202,7 +202,7 @@ ZH = {
     "length.explain_main": (
         "每个点是 64 条评测序列在一个位置桶上的平均，只统计 i ≥ k = 2 的位置（更早的位置没有答案）。"
         "曲线读自训练命令写出的 `posviz/weights/results.json`，画这张图时不运行任何模型。"
-        "RoPE + PI / NTK / YaRN 沿用 RoPE 的权重，只把频率换成 `posviz.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
+        "RoPE + PI / NTK / YaRN 沿用 RoPE 的权重，只把频率换成 `posviz.pe.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
     "length.provenance": (
         "数字来自在这台多人共用的 2 核机器上由 `{cmd}` 实际训练出的模型（训练共用墙钟时间 {secs} 秒、CPU 时间 {cpu} 秒，{date}）；"
         "每条曲线：{n} 条长度 512 的序列。"),
@@ -284,22 +284,3 @@ for _k, _v in _VARIANTS_EN.items():
 for _k, _v in _VARIANTS_ZH.items():
     ZH[f"w.len_model.{_k}"] = _v
     ZH[f"w.len_show.{_k}"] = _v
-
-_ALL = ["nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk", "rope_yarn", "alibi", "t5"]
-SCENES = {"length": [
-    {"title": "length.s1.title", "say": "length.s1.say",
-     "values": {"len_show": ["sinusoidal", "learned", "learned_clamp"], "len_metric": "acc",
-                "len_model": "sinusoidal", "len_layer": 2, "len_head": 1, "len_long": 256, "len_live": False}},
-    {"title": "length.s2.title", "say": "length.s2.say",
-     "values": {"len_show": ["rope", "alibi", "t5"], "len_metric": "acc", "len_model": "t5",
-                "len_layer": 2, "len_head": 3, "len_long": 512, "len_live": False}},
-    {"title": "length.s3.title", "say": "length.s3.say",
-     "values": {"len_show": ["rope", "rope_pi", "rope_ntk", "rope_yarn"], "len_metric": "acc",
-                "len_model": "rope_yarn", "len_layer": 2, "len_head": 1, "len_long": 512, "len_live": False}},
-    {"title": "length.s4.title", "say": "length.s4.say",
-     "values": {"len_show": _ALL, "len_metric": "acc", "len_model": "rope", "len_layer": 2, "len_head": 1,
-                "len_long": 512, "len_live": False}},
-    {"title": "length.s5.title", "say": "length.s5.say",
-     "values": {"len_show": ["nope", "alibi", "sinusoidal"], "len_metric": "loss", "len_model": "nope",
-                "len_layer": 2, "len_head": 1, "len_long": 256, "len_live": False}},
-]}

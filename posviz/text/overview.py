@@ -239,11 +239,3 @@ ZH = {
     "overview.scene.alibi": "给分数加偏置",
     "overview.scene.alibi.say": "ALiBi 在分数上加 −m_h·|i − j|——但距离是对称的：倒序的句子又看不出区别了。打开因果 mask，方向就回来了。",
 }
-
-SCENES = {"overview": [
-    {"title": "overview.scene.bag", "say": "overview.scene.bag.say", "values": {"ov_method": "nope", "ov_causal": False}},
-    {"title": "overview.scene.mask", "say": "overview.scene.mask.say", "values": {"ov_method": "nope", "ov_causal": True}},
-    {"title": "overview.scene.sin", "say": "overview.scene.sin.say", "values": {"ov_method": "sinusoidal", "ov_causal": False}},
-    {"title": "overview.scene.rope", "say": "overview.scene.rope.say", "values": {"ov_method": "rope", "ov_causal": False}},
-    {"title": "overview.scene.alibi", "say": "overview.scene.alibi.say", "values": {"ov_method": "alibi", "ov_causal": False}},
-]}

@@ -424,18 +424,3 @@ ZH = {
     "sinusoidal.scene.mod": "为什么取模是 bug",
     "sinusoidal.scene.mod.say": "用 p mod 8 取模后，位置 0、8、16、24 变得完全相同。不报错，却悄悄错了。",
 }
-
-SCENES = {"sinusoidal": [
-    {"title": "sinusoidal.scene.waves", "say": "sinusoidal.scene.waves.say",
-     "values": {"sin_D": 64, "sin_base": 10000, "sin_L": 100, "sin_dims": [0, 8, 16, 32, 62]}},
-    {"title": "sinusoidal.scene.fp", "say": "sinusoidal.scene.fp.say",
-     "values": {"sin_D": 16, "sin_base": 10000, "sin_L": 32, "sin_pos": 3}},
-    {"title": "sinusoidal.scene.shift", "say": "sinusoidal.scene.shift.say",
-     "values": {"sin_D": 16, "sin_base": 10000, "sin_p": 5, "sin_delta": 3}},
-    {"title": "sinusoidal.scene.sim", "say": "sinusoidal.scene.sim.say",
-     "values": {"sin_D": 16, "sin_base": 10000, "sin_L": 256}},
-    {"title": "sinusoidal.scene.edge", "say": "sinusoidal.scene.edge.say",
-     "values": {"sin_M": 512, "sin_learned_L": 513}},
-    {"title": "sinusoidal.scene.mod", "say": "sinusoidal.scene.mod.say",
-     "values": {"sin_M": 8, "sin_learned_L": 30}},
-]}

@@ -1,0 +1,285 @@
+r"""RoPE with a KV cache: full causal forward vs prefill + step-by-step decode
+(seed 000 §10 and the cache bugs of §13; Su et al. 2021, RoFormer).
+
+In the full causal forward, token p's query and key are rotated by R(p):
+
+    score(p, s) = (R(p) q_p)^T (R(s) k_s) / sqrt(d) = q_p^T R(s - p) k_s / sqrt(d),  s <= p
+
+With a cache, the first `prefill_length` = P tokens run causally at positions 0..P-1; then
+each new token t gets position_ids = [past_length] = [t], its query and key are rotated by
+R(t), and the rotated key is appended to the cache. Decoding is equivalent to the full
+forward only if every score still sees the offset s - p. The modes:
+
+    "correct"         q_t <- R(t) q_t; cache holds R(s) k_s for every s (rotated once)
+    "restart"         q_t <- R(0) q_t, k_t <- R(0) k_t              (seed 000 §10 wrong A)
+                      the query sees offset s - 0 instead of s - t
+    "rerotate"        at step t the cached keys are rotated again by R(t) and stored back:
+                      key s then carries s + P + (P+1) + ... + t    (wrong B)
+    "rotate_on_read"  the cache holds un-rotated k_s; on read all are rotated by R(t):
+                      every offset becomes t - t = 0, positions of the past are erased (§13)
+
+Every wrong mode changes the score of the first decoded token t = P with each past key
+s < P (the offset it sees is s, s and 0 instead of s - P), so all three fail from the first
+decoded position on; the prefill positions 0..P-1 are identical in every mode.
+"""
+import contextlib
+import math
+
+import torch
+
+from posviz.validate import MAX_DIM, MAX_HEADS, check_base, check_choice, check_int
+from posviz.pe.rope import LAYOUTS, apply_rope
+
+MODES = ("correct", "restart", "rerotate", "rotate_on_read")
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+# torch.testing.assert_close defaults (rtol, atol) for each dtype.
+TOLERANCES = {"float32": (1.3e-6, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float16": (1e-3, 1e-5)}
+MAX_DECODE_LENGTH = 1024      # one Python step per decoded token
+MAX_BATCH = 16
+MAX_ELEMENTS = 1 << 21        # N*H*L*d of q (and of k, v)
+
+
+@contextlib.contextmanager
+def one_thread():
+    """Tiny tensors run faster on one intra-op thread: on a loaded 2-core host torch's thread
+    pool turns a 0.2 s decode sweep into seconds."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _dtype_name(dtype):
+    for name, dt in DTYPES.items():
+        if dtype == dt:
+            return name
+    raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {dtype}")
+
+
+def _check_qkv(q, k, v):
+    """q, k, v: tensors [N,H,L,d] of one shape and one float dtype -> (N, H, L, d)."""
+    for name, x in (("q", q), ("k", k), ("v", v)):
+        if not isinstance(x, torch.Tensor) or x.ndim != 4:
+            raise ValueError(f"{name} must be a tensor [N,H,L,d], got shape {getattr(x, 'shape', None)}")
+    if not (q.shape == k.shape == v.shape):
+        raise ValueError(f"q, k, v must have the same shape [N,H,L,d], got {tuple(q.shape)}, "
+                         f"{tuple(k.shape)}, {tuple(v.shape)}")
+    if not (q.dtype == k.dtype == v.dtype):
+        raise ValueError(f"q, k, v must have the same dtype, got {q.dtype}, {k.dtype}, {v.dtype}")
+    _dtype_name(q.dtype)
+    n, h, length, d = q.shape
+    check_int("batch size (q.shape[0])", n, 1, MAX_BATCH)
+    check_int("heads (q.shape[1])", h, 1, MAX_HEADS)
+    check_int("length (q.shape[2])", length, 1, MAX_DECODE_LENGTH)
+    check_int("head_dim (q.shape[3])", d, 2, MAX_DIM)
+    if d % 2:
+        raise ValueError(f"head_dim (q.shape[3]) must be even (RoPE rotates pairs), got {d}")
+    if q.numel() > MAX_ELEMENTS:
+        raise ValueError(f"q has {q.numel()} elements; N*H*L*d must be <= {MAX_ELEMENTS}")
+    return n, h, length, d
+
+
+def attend(q, k, v, *, causal):
+    """softmax(q k^T / sqrt(d) + mask) v with right-aligned causal queries.
+
+    q [N,H,Lq,d], k/v [N,H,S,d] (already rotated). The product runs in the input dtype; the
+    softmax runs in float32 and is cast back, as Hugging Face's eager attention does.
+    Query i (global position S - Lq + i) may read keys j <= S - Lq + i when causal.
+    """
+    lq, s, d = q.shape[-2], k.shape[-2], q.shape[-1]
+    scores = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(d))          # [N,H,Lq,S]
+    if causal:
+        i = torch.arange(lq)[:, None] + (s - lq)                       # [Lq,1]
+        j = torch.arange(s)[None, :]                                   # [1,S]
+        scores = scores.masked_fill(j > i, float("-inf"))              # [N,H,Lq,S]
+    probs = scores.float().softmax(dim=-1).to(v.dtype)                 # [N,H,Lq,S]
+    return probs @ v                                                   # [N,H,Lq,d]
+
+
+def full_causal_rope_attention(q, k, v, *, base=10000.0, layout="interleaved"):
+    r"""The reference: rotate every q_p, k_p by R(p), p = 0..L-1, one causal attention.
+
+    out_p = \sum_{s<=p} softmax_s( q_p^T R(s-p) k_s / sqrt(d) ) v_s  -> [N,H,L,d]
+    """
+    _, _, length, _ = _check_qkv(q, k, v)
+    check_base(base)
+    check_choice("layout", layout, LAYOUTS)
+    pos = torch.arange(length)                                         # [L]
+    q_rot = apply_rope(q, pos, base=base, layout=layout)               # [N,H,L,d]
+    k_rot = apply_rope(k, pos, base=base, layout=layout)               # [N,H,L,d]
+    return attend(q_rot, k_rot, v, causal=True)                        # [N,H,L,d]
+
+
+def decode_with_cache_trace(q, k, v, *, prefill_length, mode="correct", base=10000.0,
+                            layout="interleaved"):
+    """Prefill tokens 0..P-1 causally, then decode tokens P..L-1 one at a time with a cache.
+
+    Returns (out [N,H,L,d], trace). Beside every cached key the cache keeps the total
+    position its stored vector is rotated by (rotations add: R(a) R(b) = R(a+b)), so the
+    trace is read off the very code path that produced `out`. trace has one entry per
+    decode step: {"token": t, "query_position": p used for q_t, "stored_positions": [..]
+    (what the cache holds after the step), "read_positions": [..] (what the step's scores
+    used)}.
+    """
+    n, h, length, d = _check_qkv(q, k, v)
+    check_base(base)
+    check_choice("layout", layout, LAYOUTS)
+    check_choice("mode", mode, MODES)
+    p0 = check_int("prefill_length", prefill_length, 1, length)
+
+    def rot(x, position):                                              # x [N,H,S,d]
+        pos = torch.full((x.shape[-2],), float(position)) if not torch.is_tensor(position) else position
+        return apply_rope(x, pos, base=base, layout=layout)            # [N,H,S,d]
+
+    # prefill: past_length = 0, position_ids = arange(0, P) in every mode
+    pos = torch.arange(p0, dtype=torch.float32)                        # [P]
+    q_rot = rot(q[:, :, :p0], pos)                                     # [N,H,P,d]
+    k_rot = rot(k[:, :, :p0], pos)                                     # [N,H,P,d]
+    outs = [attend(q_rot, k_rot, v[:, :, :p0], causal=True)]           # [N,H,P,d]
+    if mode == "rotate_on_read":
+        cache_k, cache_pos = k[:, :, :p0], torch.zeros(p0)             # [N,H,P,d], [P] un-rotated
+    else:
+        cache_k, cache_pos = k_rot, pos.clone()                        # [N,H,P,d], [P]
+    cache_v = v[:, :, :p0]                                             # [N,H,P,d]
+
+    trace = []
+    for t in range(p0, length):
+        past_length = cache_k.shape[-2]
+        new_p = 0.0 if mode == "restart" else float(past_length)       # position id of token t
+        q_t = rot(q[:, :, t:t + 1], new_p)                             # [N,H,1,d]
+        k_t = k[:, :, t:t + 1]                                         # [N,H,1,d] un-rotated
+        if mode == "rotate_on_read":
+            cache_k = torch.cat([cache_k, k_t], dim=-2)                # [N,H,S,d] un-rotated
+            cache_pos = torch.cat([cache_pos, torch.zeros(1)])         # [S]
+            keys = rot(cache_k, new_p)                                 # [N,H,S,d] all by R(t)
+            read_pos = cache_pos + new_p                               # [S]
+        else:
+            if mode == "rerotate":                                     # the bug: history again by R(t)
+                cache_k = rot(cache_k, new_p)                          # [N,H,S-1,d]
+                cache_pos = cache_pos + new_p                          # [S-1]
+            cache_k = torch.cat([cache_k, rot(k_t, new_p)], dim=-2)    # [N,H,S,d]
+            cache_pos = torch.cat([cache_pos, torch.tensor([new_p])])  # [S]
+            keys, read_pos = cache_k, cache_pos                        # [N,H,S,d], [S]
+        cache_v = torch.cat([cache_v, v[:, :, t:t + 1]], dim=-2)       # [N,H,S,d]
+        outs.append(attend(q_t, keys, cache_v, causal=False))          # [N,H,1,d]
+        trace.append({"token": t, "query_position": new_p,
+                      "stored_positions": cache_pos.tolist(), "read_positions": read_pos.tolist()})
+    return torch.cat(outs, dim=-2), trace                              # [N,H,L,d]
+
+
+def decode_with_cache(q, k, v, *, prefill_length, mode="correct", base=10000.0,
+                      layout="interleaved"):
+    """Prefill + one-token-at-a-time decode with a KV cache -> out [N,H,L,d] (see module doc)."""
+    out, _ = decode_with_cache_trace(q, k, v, prefill_length=prefill_length, mode=mode,
+                                     base=base, layout=layout)
+    return out                                                         # [N,H,L,d]
+
+
+def per_position_error(a, b):
+    """max over N, H, d of |a - b| for each position -> Tensor[L] float32."""
+    return (a.float() - b.float()).abs().amax(dim=(0, 1, 3))           # [L]
+
+
+def random_qkv(n, heads, length, head_dim, *, seed=0, dtype="float32"):
+    """Standard-normal content vectors q, k, v [N,H,L,d] (drawn in float32, then cast)."""
+    check_choice("dtype", dtype, DTYPES)
+    g = torch.Generator().manual_seed(check_int("seed", seed, 0, 2**31 - 1))
+    shape = (check_int("n", n, 1, MAX_BATCH), check_int("heads", heads, 1, MAX_HEADS),
+             check_int("length", length, 1, MAX_DECODE_LENGTH), check_int("head_dim", head_dim, 2, MAX_DIM))
+    if head_dim % 2:
+        raise ValueError(f"head_dim must be even (RoPE rotates pairs), got {head_dim}")
+    if math.prod(shape) > MAX_ELEMENTS:
+        raise ValueError(f"heads*length*head_dim must be <= {MAX_ELEMENTS}, got {math.prod(shape)}")
+    qkv = torch.randn((3, *shape), generator=g)                        # [3,N,H,L,d]
+    return tuple(x.to(DTYPES[dtype]) for x in qkv)                     # 3 x [N,H,L,d]
+
+
+def allowed_error(reference, dtype):
+    """Per-position tolerance atol + rtol * max|reference| (assert_close defaults) -> Tensor[L]."""
+    rtol, atol = TOLERANCES[dtype]
+    return atol + rtol * reference.float().abs().amax(dim=(0, 1, 3))  # [L]
+
+
+def compare_modes(length, prefill_length, *, heads=2, head_dim=16, dtype="float32", base=10000.0,
+                  layout="interleaved", seed=0, modes=MODES):
+    """Run the full forward and every decode mode on one random q, k, v [1,H,L,d] in `dtype`.
+
+    "Equal" means assert_close: per position, max |decode - full| <= atol + rtol * max|full|
+    with torch.testing's default (rtol, atol) for the dtype. Returns plain Python data (for the
+    page and its cache), one value per position: errors[mode] = max |decode - full| (both in
+    `dtype`); vs_float32[mode] = max |decode(dtype) - full(float32)|; precision = max
+    |full(dtype) - full(float32)| (what the dtype alone costs); allowed; passed[mode];
+    first_fail[mode] (first position over `allowed`, or None); traces[mode].
+    """
+    length = check_int("length", length, 1, MAX_DECODE_LENGTH)
+    prefill_length = check_int("prefill_length", prefill_length, 1, length)
+    check_choice("dtype", dtype, DTYPES)
+    for m in modes:
+        check_choice("mode", m, MODES)
+    with one_thread():
+        return _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout, seed, modes)
+
+
+def _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout, seed, modes):
+    q, k, v = random_qkv(1, heads, length, head_dim, seed=seed, dtype="float32")  # [1,H,L,d] x3
+    ref = full_causal_rope_attention(q, k, v, base=base, layout=layout)           # [1,H,L,d] float32
+    qd, kd, vd = (x.to(DTYPES[dtype]) for x in (q, k, v))                           # [1,H,L,d] x3
+    full = full_causal_rope_attention(qd, kd, vd, base=base, layout=layout)        # [1,H,L,d]
+    allowed = allowed_error(full, dtype)                                           # [L]
+    out = {"positions": list(range(length)), "prefill_length": prefill_length, "dtype": dtype,
+           "rtol": TOLERANCES[dtype][0], "atol": TOLERANCES[dtype][1],
+           "allowed": allowed.tolist(), "precision": per_position_error(full, ref).tolist(),
+           "errors": {}, "vs_float32": {}, "passed": {}, "first_fail": {}, "traces": {}}
+    for m in modes:
+        dec, tr = decode_with_cache_trace(qd, kd, vd, prefill_length=prefill_length, mode=m,
+                                          base=base, layout=layout)                 # [1,H,L,d]
+        err = per_position_error(dec, full)                                         # [L]
+        bad = (err > allowed).nonzero().flatten().tolist()
+        out["errors"][m] = err.tolist()
+        out["vs_float32"][m] = per_position_error(dec, ref).tolist()
+        out["passed"][m] = not bad
+        out["first_fail"][m] = bad[0] if bad else None
+        out["traces"][m] = tr
+    decoded = slice(prefill_length, length)
+    out["max_decoded"] = {m: max(out["errors"][m][decoded], default=0.0) for m in modes}
+    out["max_decoded_f32"] = {m: max(out["vs_float32"][m][decoded], default=0.0) for m in modes}
+    out["max_precision"] = max(out["precision"])
+    return out
+
+
+def trace_table(trace, *, max_steps=12, max_keys=16, angle_unit=1.0):
+    """A decode trace -> rows for a table: one row per step, one column per cached key slot.
+
+    Each cell is "p · θ₀p" with θ₀ = base^0 = 1 rad per position (pair 0, the fastest hand)
+    and the angle wrapped to [0, 2π). Keys beyond max_keys and steps beyond max_steps are cut
+    (the page says so). Returns (columns, rows) of strings.
+    """
+    steps = trace[:max_steps]
+    width = min(max(len(s["read_positions"]) for s in steps), max_keys) if steps else 0
+    columns = ["t", "q"] + [f"k{j}" for j in range(width)]
+    rows = []
+    for s in steps:
+        cells = []
+        for j in range(width):
+            if j < len(s["read_positions"]):
+                p_stored, p_read = s["stored_positions"][j], s["read_positions"][j]
+                cell = f"{p_read:g} · {math.fmod(p_read * angle_unit, 2 * math.pi):.2f}"
+                if p_stored != p_read:
+                    cell = f"({p_stored:g}→) {cell}"
+                cells.append(cell)
+            else:
+                cells.append("")
+        rows.append([str(s["token"]), f"{s['query_position']:g}"] + cells)
+    return columns, rows
+
+
+def read_positions_at(result, mode, step=-1):
+    """Positions the query and each cached key were rotated by at one decode step of a
+    compare_modes result -> (query_position, [key positions]) or None if nothing is decoded."""
+    tr = result["traces"][mode]
+    if not tr:
+        return None
+    s = tr[step]
+    return s["query_position"], s["read_positions"]

@@ -1,0 +1,483 @@
+r"""A toy single-layer attention model with a choice of position method, and its bugs.
+
+One layer, H heads of width d, model width D = H d, no output projection:
+
+    X = E[token_ids]                       (+ PE[p] for "sinusoidal", + P[p] for "learned")
+    Q_h = X W_Q^h + b_Q^h,   K_h = X W_K^h + b_K^h,   V_h = X W_V^h
+    RoPE:       Q_h <- R(p) Q_h,  K_h <- R(p) K_h                 (Su et al. 2021)
+    S_h = Q_h K_h^T / sqrt(d)  + B_h                             [N,H,L,S]
+    ALiBi:      B_h[i,j] = -m_h |p_i - p_j|                       (Press et al. 2021)
+    T5:         B_h[i,j] = b_h[bucket(p_j - p_i)]                  (Raffel et al. 2020)
+    A_h = softmax(S_h + mask),   O = concat_h(A_h V_h)            [N,L,D]
+
+The weights are seeded and *structured* so that position visibly shapes attention
+(nothing is trained). Head kinds, by index: 0 "previous token", 1 "same / nearby
+token", 2 and 3 "content" (random W_Q, W_K):
+
+- RoPE: a positional head has a constant query b_Q = u and key b_K = R(1) u, so
+  (R(m) u)^T (R(n) R(1) u) = sum_i |u_i|^2 cos((n + 1 - m) theta_i), largest at n = m - 1.
+  The "nearby" head uses b_K = u (largest at n = m). The energy of u sits in the fast pairs.
+- sinusoidal / learned: a positional head reads the first d dimensions of X (the token
+  embeddings are kept small there: a "position channel"); W_K
+  applies the per-pair rotation T(w_i) with T PE(n) = PE(n + 1), so
+  q_m . k_n ~ sum_i cos((m - n - 1) w_i), again largest at n = m - 1. The learned
+  table is seeded as "sinusoid + noise", the shape trained tables often take.
+- ALiBi: the slopes do it; T5: the per-bucket bias table favours offset -1 (head 0)
+  and offset 0 (head 1) on top of seeded noise.
+- NoPE: positional heads have no position to read: near-uniform attention.
+
+Bugs (seed 000 §13) are switches of `forward`; wrong position-id schemes are in
+`posviz.pe.position_ids`.
+"""
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from posviz.validate import MAX_LENGTH, MAX_POSITION, check_choice, check_int
+from posviz.pe.position_ids import make_position_ids
+from posviz.pe.relative import alibi_slopes, t5_relative_position_bucket
+from posviz.pe.rope import apply_rope, rope_inv_freq, rotate_pairs
+from posviz.pe.sinusoidal import sinusoidal_frequencies, sinusoidal_positions
+from posviz.lab.tokens import MAX_TOKENS, encode
+
+try:
+    from posviz.pe.learned import PositionOutOfRangeError
+except ImportError:  # pragma: no cover - posviz.pe.learned is written concurrently
+    class PositionOutOfRangeError(ValueError):
+        """A position beyond the learned table (never wrapped)."""
+
+METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
+ROPE_LAYOUTS = ("interleaved", "half")
+BUGS = ("no_position", "rotate_q_only", "rotate_v", "rope_on_hidden", "pads_unmasked",
+        "layout_mismatch", "low_precision")
+ROPE_ONLY_BUGS = ("rotate_q_only", "rotate_v", "rope_on_hidden", "layout_mismatch", "low_precision")
+LOWP_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
+LOWP_OFFSETS = (512, 2048, 8192, 32768)
+HEAD_KINDS = ("previous", "nearby", "content", "content")
+MAX_VOCAB = 2 * MAX_TOKENS + 32        # embedding rows: ids of a two-sentence batch fit
+T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
+NEG = -1e9                             # masked logit (finite: a fully masked pad row stays finite)
+HARMLESS, HARMFUL = 1e-5, 1e-2         # thresholds used by the tests and the page
+
+
+@dataclass(frozen=True)
+class ToyModel:
+    """Seeded weights of the toy model (all float32)."""
+    method: str
+    rope_layout: str
+    num_heads: int
+    head_dim: int
+    max_length: int
+    embed: torch.Tensor      # [V,D]
+    pos_table: torch.Tensor  # [M,D] learned absolute table (used by "learned")
+    wq: torch.Tensor         # [H,D,d]
+    wk: torch.Tensor         # [H,D,d]
+    wv: torch.Tensor         # [H,D,d]
+    bq: torch.Tensor         # [H,d]
+    bk: torch.Tensor         # [H,d]
+    t5_table: torch.Tensor   # [H,T5_BUCKETS]
+
+    @property
+    def dim(self):
+        return self.num_heads * self.head_dim
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    weights: torch.Tensor    # [N,H,L,S] attention probabilities
+    output: torch.Tensor     # [N,L,D] concat of the heads' outputs
+    position_ids: torch.Tensor  # [N,L] the ids actually used
+
+
+def _pair_rotation(angles, layout, d):
+    """Block rotation matrix [d,d] acting on column vectors, one angle per pair ([d/2])."""
+    r = torch.zeros(d, d)                                           # [d,d]
+    for i, a in enumerate(angles.tolist()):
+        a0, a1 = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+        c, s = math.cos(a), math.sin(a)
+        r[a0, a0], r[a0, a1], r[a1, a0], r[a1, a1] = c, -s, s, c
+    return r
+
+
+def _pair_weights(npairs):
+    """Energy per frequency pair of a positional head: the fast pairs carry it."""
+    return torch.tensor([1.0 if i < 2 else 0.5 ** (i - 1) for i in range(npairs)])  # [d/2]
+
+
+def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interleaved",
+                max_length=16, seed=0):
+    """Seeded, structured weights for `method` (see the module docstring)."""
+    check_choice("method", method, METHODS)
+    check_choice("rope_layout", rope_layout, ROPE_LAYOUTS)
+    h = check_int("num_heads", num_heads, 1, 4)
+    d = check_int("head_dim", head_dim, 8, 64)
+    if d % 2:
+        raise ValueError(f"head_dim must be even (dimensions are used in pairs), got {d}")
+    m = check_int("max_length", max_length, 1, MAX_LENGTH)
+    seed = check_int("seed", seed, 0, 2**31 - 1)
+    g = torch.Generator().manual_seed(seed)
+    dim = h * d
+    embed = 0.5 * torch.randn(MAX_VOCAB, dim, generator=g)                        # [V,D]
+    pos_table = sinusoidal_positions(m, dim) + 0.2 * torch.randn(m, dim, generator=g)  # [M,D]
+    content = 1.5 / math.sqrt(dim)
+    wq = content * torch.randn(h, dim, d, generator=g)                            # [H,D,d]
+    wk = content * torch.randn(h, dim, d, generator=g)                            # [H,D,d]
+    wv = torch.randn(h, dim, d, generator=g) / math.sqrt(dim)                     # [H,D,d]
+    bq = torch.zeros(h, d)                                                        # [H,d]
+    bk = torch.zeros(h, d)                                                        # [H,d]
+    t5_table = 0.5 * torch.randn(h, T5_BUCKETS, generator=g)                      # [H,B]
+    w_pair = _pair_weights(d // 2)                                                # [d/2]
+    if method in ("sinusoidal", "learned"):
+        embed[:, :d] *= 0.1   # a "position channel": tokens barely use the dims the positional heads read
+    for head in range(h):
+        kind = HEAD_KINDS[head]
+        if kind == "content":
+            continue
+        shift = 1.0 if kind == "previous" else 0.0   # key rotated one step ahead: peak at n = m - 1
+        if method == "rope":
+            # u: pair i has norm sqrt(c w_i) and a random direction
+            c = 6.0 * math.sqrt(d) / float(w_pair.sum())
+            phase = 2 * math.pi * torch.rand(d // 2, generator=g)                # [d/2]
+            rot = _pair_rotation(phase, rope_layout, d)                           # [d,d]
+            e0 = torch.zeros(d)                                                   # [d]
+            idx = torch.arange(d // 2) * 2 if rope_layout == "interleaved" else torch.arange(d // 2)
+            e0[idx] = (c * w_pair).sqrt()
+            u = rot @ e0                                                          # [d]
+            theta = rope_inv_freq(d)                                              # [d/2]
+            bq[head] = u
+            bk[head] = _pair_rotation(shift * theta, rope_layout, d) @ u          # [d] = R(shift) u
+            wq[head] *= 0.3
+            wk[head] *= 0.3
+        elif method in ("sinusoidal", "learned"):
+            # read the first d dims of X (the fastest sinusoid pairs, interleaved sin/cos)
+            omega = sinusoidal_frequencies(dim)[: d // 2]                         # [d/2]
+            alpha = (8.0 * math.sqrt(d) / float(w_pair.sum())) ** 0.5
+            scale = alpha * w_pair.repeat_interleave(2).sqrt()                    # [d]
+            sel = torch.zeros(d, dim)                                             # [d,D]
+            sel[torch.arange(d), torch.arange(d)] = 1.0
+            t = torch.zeros(d, d)                                                 # [d,d] T PE(n) = PE(n+shift)
+            for i, w in enumerate(omega.tolist()):
+                a = shift * w
+                t[2 * i, 2 * i], t[2 * i, 2 * i + 1] = math.cos(a), math.sin(a)
+                t[2 * i + 1, 2 * i], t[2 * i + 1, 2 * i + 1] = -math.sin(a), math.cos(a)
+            wq[head] = (scale[:, None] * sel).T                                   # [D,d]
+            wk[head] = (scale[:, None] * (t @ sel)).T                             # [D,d]
+        elif method == "t5":
+            for rel, boost in ((-1, 3.0) if kind == "previous" else (0, 2.5),):
+                b = int(t5_relative_position_bucket(torch.tensor(rel), bidirectional=True,
+                                                    num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE))
+                bc = int(t5_relative_position_bucket(torch.tensor(rel), bidirectional=False,
+                                                     num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE))
+                t5_table[head, b] += boost
+                if bc != b:
+                    t5_table[head, bc] += boost
+        if method in ("nope", "alibi", "t5"):
+            wq[head] *= 0.3
+            wk[head] *= 0.3
+    return ToyModel(method=method, rope_layout=rope_layout, num_heads=h, head_dim=d, max_length=m,
+                    embed=embed, pos_table=pos_table, wq=wq, wk=wk, wv=wv, bq=bq, bk=bk,
+                    t5_table=t5_table)
+
+
+def _rotate_lowp(x, position_ids, offset, dtype, layout):
+    """RoPE with angles (p + offset) * theta computed in a low-precision dtype (the bug).
+
+    angle = bf16(bf16(p + offset) * bf16(theta)) : bfloat16 keeps 8 significant bits, so at
+    p ~ 4096 consecutive positions are 32 apart and the phase of a fast pair is noise.
+    """
+    d = x.shape[-1]
+    theta = rope_inv_freq(d).to(dtype)                                    # [d/2] low precision
+    pos = (position_ids.to(torch.float32) + offset).to(dtype)             # [N,L] rounded
+    ang = (pos[..., None] * theta).to(torch.float32)                      # [N,L,d/2]
+    cos, sin = ang.cos()[:, None], ang.sin()[:, None]                     # [N,1,L,d/2]
+    return rotate_pairs(x, cos, sin, layout)                              # [N,H,L,d]
+
+
+def _check_inputs(model, token_ids, attention_mask, position_ids):
+    for name, t in (("token_ids", token_ids), ("attention_mask", attention_mask), ("position_ids", position_ids)):
+        if not isinstance(t, torch.Tensor) or t.ndim != 2 or t.is_floating_point():
+            raise ValueError(f"{name} must be an integer tensor [N,L], got {getattr(t, 'shape', t)}")
+    if not (token_ids.shape == attention_mask.shape == position_ids.shape):
+        raise ValueError("token_ids, attention_mask and position_ids must have the same shape [N,L]")
+    if token_ids.shape[1] > MAX_LENGTH:
+        raise ValueError(f"token_ids length must be <= {MAX_LENGTH}")
+    if token_ids.min() < 0 or token_ids.max() >= model.embed.shape[0]:
+        raise ValueError(f"token_ids must be in [0, {model.embed.shape[0] - 1}]")
+    if position_ids.min() < 0 or position_ids.max() > MAX_POSITION:
+        raise ValueError(f"position_ids must be in [0, {MAX_POSITION}]")
+    if position_ids.max() - position_ids.min() >= MAX_LENGTH:
+        raise ValueError(f"position_ids must span fewer than {MAX_LENGTH} positions")
+
+
+def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bugs=(),
+            lowp_dtype="bfloat16", lowp_offset=4096):
+    r"""One attention layer -> AttentionResult(weights [N,H,L,S], output [N,L,D]).
+
+    mask_{ij} = valid_j (and j <= i if causal);  A = softmax(S + NEG (1 - mask)).
+    `bugs` switches on the mistakes of seed 000 §13 (see BUGS); RoPE-only bugs are
+    ignored for other methods.
+    """
+    bugs = tuple(bugs)
+    for b in bugs:
+        check_choice("bugs", b, BUGS)
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    lowp_offset = check_int("lowp_offset", lowp_offset, 0, 60000)
+    _check_inputs(model, token_ids, attention_mask, position_ids)
+    method = "nope" if "no_position" in bugs else model.method
+    n, length = token_ids.shape
+    d = model.head_dim
+    pos = position_ids.long()                                             # [N,L]
+    x = model.embed[token_ids]                                            # [N,L,D]
+    if method == "sinusoidal":
+        lo = int(pos.min())
+        table = sinusoidal_positions(int(pos.max()) - lo + 1, model.dim, offset=lo)  # [P,D] rows lo..max
+        x = x + table[pos - lo]                                           # [N,L,D]
+    elif method == "learned":
+        if int(pos.max()) >= model.max_length:
+            raise PositionOutOfRangeError(
+                f"position_ids: position {int(pos.max())} has no row in the learned table of "
+                f"max_length={model.max_length} (rows 0..{model.max_length - 1}); it is never wrapped")
+        x = x + model.pos_table[pos]                                      # [N,L,D]
+    rope = method == "rope"
+    layout = model.rope_layout
+    if rope and "layout_mismatch" in bugs:
+        layout = "half" if layout == "interleaved" else "interleaved"
+    if rope and "rope_on_hidden" in bugs:
+        x = apply_rope(x[:, None], pos, layout=layout)[:, 0]              # [N,L,D] rotated once, D-dim
+    q = torch.einsum("nld,hde->nhle", x, model.wq) + model.bq[None, :, None]  # [N,H,L,d]
+    k = torch.einsum("nld,hde->nhle", x, model.wk) + model.bk[None, :, None]  # [N,H,L,d]
+    v = torch.einsum("nld,hde->nhle", x, model.wv)                            # [N,H,L,d]
+    if rope and "rope_on_hidden" not in bugs:
+        if "low_precision" in bugs:
+            dt = LOWP_DTYPES[lowp_dtype]
+            rot = lambda t: _rotate_lowp(t, pos, lowp_offset, dt, layout)  # noqa: E731
+        else:
+            rot = lambda t: apply_rope(t, pos, layout=layout)              # noqa: E731
+        q = rot(q)                                                        # [N,H,L,d]
+        if "rotate_q_only" not in bugs:
+            k = rot(k)                                                    # [N,H,L,d]
+        if "rotate_v" in bugs:
+            v = rot(v)                                                    # [N,H,L,d]
+    scores = q @ k.transpose(-1, -2) / math.sqrt(d)                       # [N,H,L,S]
+    if method == "alibi":
+        dist = (pos[:, :, None] - pos[:, None, :]).abs().float()          # [N,L,S] |p_i - p_j|
+        scores = scores - alibi_slopes(model.num_heads)[None, :, None, None] * dist[:, None]  # [N,H,L,S]
+    elif method == "t5":
+        rel = pos[:, None, :] - pos[:, :, None]                           # [N,L,S] p_j - p_i
+        bucket = t5_relative_position_bucket(rel, bidirectional=not causal, num_buckets=T5_BUCKETS,
+                                             max_distance=T5_MAX_DISTANCE)  # [N,L,S]
+        scores = scores + model.t5_table[:, bucket].permute(1, 0, 2, 3)   # [N,H,L,S]
+    allowed = torch.ones(n, length, length, dtype=torch.bool)            # [N,L,S]
+    if "pads_unmasked" not in bugs:
+        allowed = allowed & attention_mask.bool()[:, None, :]             # [N,L,S] keys must be real
+    if causal:
+        allowed = allowed & torch.ones(length, length, dtype=torch.bool).tril()[None]  # [N,L,S]
+    scores = scores.masked_fill(~allowed[:, None], NEG)                   # [N,H,L,S]
+    weights = scores.softmax(dim=-1)                                      # [N,H,L,S]
+    out = (weights @ v).transpose(1, 2).reshape(n, length, model.dim)     # [N,L,D]
+    return AttentionResult(weights=weights, output=out, position_ids=pos)
+
+
+# ---------------------------------------------------------------- experiments for the pages
+def _one_thread(fn):
+    """Run tiny tensors on one intra-op thread: on a loaded 2-core host, torch's thread pool
+    makes a 5x5 softmax take milliseconds instead of microseconds."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            torch.set_num_threads(before)
+    return wrapper
+
+
+def _row_real(mask_row):
+    return torch.nonzero(mask_row, as_tuple=False).flatten()             # [n] indices of real tokens
+
+
+def run_single(model, ids, *, causal=False):
+    """The reference: one sentence alone, unpadded, positions 0..n-1 -> AttentionResult."""
+    ids = torch.as_tensor(ids, dtype=torch.long)[None]                    # [1,n]
+    mask = torch.ones_like(ids)                                           # [1,n]
+    pos = torch.arange(ids.shape[1])[None]                                # [1,n]
+    return forward(model, ids, mask, pos, causal=causal)
+
+
+def compare(model, batch, scheme, bugs, *, causal=False, lowp_dtype="bfloat16", lowp_offset=4096):
+    """Chosen setup on the padded batch vs each sentence run alone.
+
+    err[r][t] = max_c |O_chosen[r, real_t, c] - O_alone_r[t, c]|  over the real tokens t.
+    Returns (chosen AttentionResult, list of reference results, list of per-token errors,
+    position ids used).
+    """
+    pos = make_position_ids(scheme, batch.attention_mask, batch.token_ids,
+                            table_size=model.max_length)                 # [N,L]
+    chosen = forward(model, batch.token_ids, batch.attention_mask, pos, causal=causal, bugs=bugs,
+                     lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+    refs, errs = [], []
+    for r in range(batch.token_ids.shape[0]):
+        real = _row_real(batch.attention_mask[r])                         # [n]
+        ref = run_single(model, batch.token_ids[r, real], causal=causal)
+        refs.append(ref)
+        diff = (chosen.output[r, real] - ref.output[0]).abs().amax(dim=-1)  # [n]
+        errs.append(diff)
+    return chosen, refs, errs, pos
+
+
+def _encode(sentence_a, sentence_b, padding_side, names=("sentence A", "sentence B")):
+    return encode([sentence_a, sentence_b], padding_side=padding_side, names=list(names))
+
+
+@_one_thread
+def lab_run(sentence_a, sentence_b, *, padding_side="left", method="rope", rope_layout="interleaved",
+            num_heads=2, head_dim=16, scheme="mask", bugs=(), causal=False, max_length=16,
+            lowp_dtype="bfloat16", lowp_offset=4096, seed=0):
+    """Everything the lab page draws, as numpy / python (for caching).
+
+    For row r: the reference attention (sentence alone) embedded in the padded L x L grid
+    (real x pad = 0, pad rows NaN), the chosen attention (pad rows NaN), per-token error,
+    and the three tensors of seed 000 §12 step 2 for both setups.
+    """
+    batch = _encode(sentence_a, sentence_b, padding_side)
+    model = build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=rope_layout,
+                        max_length=max_length, seed=seed)
+    chosen, refs, errs, pos = compare(model, batch, scheme, tuple(bugs), causal=causal,
+                                      lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+    n, length = batch.token_ids.shape
+    rows = []
+    for r in range(n):
+        real = _row_real(batch.attention_mask[r])                         # [n_r]
+        ref_grid = torch.full((model.num_heads, length, length), float("nan"))  # [H,L,L]
+        ref_grid[:, real] = 0.0
+        ref_grid[:, real[:, None], real[None, :]] = refs[r].weights[0]    # [H,n,n] into the grid
+        got = chosen.weights[r].clone()                                   # [H,L,L]
+        pad_rows = batch.attention_mask[r] == 0
+        got[:, pad_rows] = float("nan")
+        rows.append(dict(
+            tokens=list(batch.tokens[r]),
+            real=real.tolist(),
+            correct=ref_grid.numpy(), chosen=got.numpy(),
+            error=errs[r].numpy(),
+            ids_correct=batch.token_ids[r, real].tolist(),
+            pos_correct=list(range(len(real))),
+            ids=batch.token_ids[r].tolist(),
+            mask=batch.attention_mask[r].tolist(),
+            pos=pos[r].tolist(),
+        ))
+    max_err = max(float(e.max()) for e in errs)
+    return dict(rows=rows, max_error=max_err, vocab=dict(batch.vocab))
+
+
+SUMMARY_ROWS = (("nope", "interleaved"), ("sinusoidal", "interleaved"), ("learned", "interleaved"),
+                ("rope", "interleaved"), ("rope", "half"), ("alibi", "interleaved"), ("t5", "interleaved"))
+SUMMARY_COLS = (("mask", None), ("arange", None), ("token_ids", None), ("zeros", None), ("modulo", None)) + \
+    tuple(("mask", b) for b in BUGS)
+
+
+def applies(method, bug):
+    """Is `bug` meaningful for `method`? (RoPE-only bugs need RoPE.)"""
+    return bug is None or bug not in ROPE_ONLY_BUGS or method == "rope"
+
+
+@_one_thread
+def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
+                   max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0):
+    """err[method, setup] = max over real tokens of |O_setup - O_alone| -> numpy [7, 12].
+
+    NaN marks "not applicable" (a RoPE-only bug on another method); a position beyond the
+    learned table gives NaN with status "out_of_range". Returns (err, status) where status
+    is a nested list of "ok" / "na" / "out_of_range".
+    """
+    batch = _encode(sentence_a, sentence_b, padding_side)
+    err = np.full((len(SUMMARY_ROWS), len(SUMMARY_COLS)), np.nan)
+    status = [["ok"] * len(SUMMARY_COLS) for _ in SUMMARY_ROWS]
+    for i, (method, layout) in enumerate(SUMMARY_ROWS):
+        model = build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=layout,
+                            max_length=max_length, seed=seed)
+        for j, (scheme, bug) in enumerate(SUMMARY_COLS):
+            if not applies(method, bug):
+                status[i][j] = "na"
+                continue
+            try:
+                _, _, errs, _ = compare(model, batch, scheme, () if bug is None else (bug,), causal=causal,
+                                        lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+            except PositionOutOfRangeError:
+                status[i][j] = "out_of_range"
+                continue
+            err[i, j] = max(float(e.max()) for e in errs)
+    return err, status
+
+
+@_one_thread
+def lowp_float32_error(sentence_a, sentence_b, *, padding_side="left", method_layout="interleaved",
+                       num_heads=2, head_dim=16, causal=False, lowp_offset=4096, seed=0):
+    """The honest control of the low-precision bug: the same offset with float32 angles.
+
+    RoPE is shift invariant, so only rounding remains: max |O(p + offset) - O(p)| over real tokens.
+    """
+    batch = _encode(sentence_a, sentence_b, padding_side)
+    model = build_model("rope", num_heads=num_heads, head_dim=head_dim, rope_layout=method_layout, seed=seed)
+    pos = make_position_ids("mask", batch.attention_mask) + check_int("lowp_offset", lowp_offset, 0, 60000)  # [N,L]
+    got = forward(model, batch.token_ids, batch.attention_mask, pos, causal=causal)
+    worst = 0.0
+    for r in range(batch.token_ids.shape[0]):
+        real = _row_real(batch.attention_mask[r])
+        ref = run_single(model, batch.token_ids[r, real], causal=causal)
+        worst = max(worst, float((got.output[r, real] - ref.output[0]).abs().max()))
+    return worst
+
+
+# ---------------------------------------------------------------- permutation equivariance
+def permutation_between(tokens_a, tokens_b):
+    """perm with tokens_b[i] = tokens_a[perm[i]] (B = P A), or ValueError if B is not a reordering of A."""
+    if sorted(tokens_a) != sorted(tokens_b):
+        raise ValueError("sentence_b must use exactly the same tokens as sentence_a, in another order "
+                         "(it must be a permutation of it)")
+    used, perm = set(), []
+    for tok in tokens_b:
+        i = next(i for i, t in enumerate(tokens_a) if t == tok and i not in used)
+        used.add(i)
+        perm.append(i)
+    return perm
+
+
+@_one_thread
+def equivariance(sentence_a, sentence_b, *, method="nope", causal=False, num_heads=2, head_dim=16, seed=0):
+    r"""Attn(PX) vs P Attn(X) for X = sentence_a, PX = sentence_b.
+
+    Without position and mask: Attn(PX) = P Attn(X) exactly (up to float rounding).
+    Returns dict(tokens_a, tokens_b, out_b = Attn(PX) [L,D], p_out_a = P Attn(X) [L,D],
+    diff [L,D], max_diff, attn_a, attn_b [H,L,L] (head-averaged views use [L,L])).
+    """
+    batch = encode([sentence_a, sentence_b], padding_side="right", names=["sentence A", "sentence B"])
+    ta, tb = [batch.tokens[r][: batch.lengths[r]] for r in range(2)]
+    perm = permutation_between(ta, tb)
+    model = build_model(method, num_heads=num_heads, head_dim=head_dim, max_length=MAX_TOKENS, seed=seed)
+    ra = run_single(model, batch.token_ids[0, : len(ta)], causal=causal)
+    rb = run_single(model, batch.token_ids[1, : len(tb)], causal=causal)
+    p = torch.tensor(perm)                                                # [L]
+    out_b = rb.output[0]                                                  # [L,D] Attn(PX)
+    p_out_a = ra.output[0][p]                                             # [L,D] P Attn(X)
+    diff = out_b - p_out_a                                                # [L,D]
+    attn_a = ra.weights[0].mean(0)                                        # [L,L] head average
+    attn_b = rb.weights[0].mean(0)                                        # [L,L]
+    p_attn_a = attn_a[p][:, p]                                            # [L,L] P A P^T
+    return dict(tokens_a=ta, tokens_b=tb, perm=perm, out_b=out_b.numpy(), p_out_a=p_out_a.numpy(),
+                diff=diff.numpy(), max_diff=float(diff.abs().max()), attn_b=attn_b.numpy(),
+                p_attn_a=p_attn_a.numpy())
+
+
+@_one_thread
+def equivariance_table(sentence_a, sentence_b, *, num_heads=2, head_dim=16, seed=0):
+    """max |Attn(PX) - P Attn(X)| for every method, without and with the causal mask -> numpy [M,2]."""
+    out = np.zeros((len(METHODS), 2))
+    for i, method in enumerate(METHODS):
+        for j, causal in enumerate((False, True)):
+            out[i, j] = equivariance(sentence_a, sentence_b, method=method, causal=causal,
+                                     num_heads=num_heads, head_dim=head_dim, seed=seed)["max_diff"]
+    return out

@@ -1,0 +1,124 @@
+r"""Learned absolute positions (BERT / GPT-2 style; seed 000 §06, seed 001).
+
+A parameter table P in R^{M x D} (M = max_length); row p is added to the token embedding:
+
+    X_p = E_token(p) + P[p],   p = 0 .. L-1,   needs L <= M
+
+Position p >= M has no row. The hard boundary is the point: this module raises
+PositionOutOfRangeError instead of wrapping. `modulo_position_ids` shows the bug of
+seed 000 §13 ("学习式 position 表越界后临时取模"): p -> p mod M runs without an error,
+but far positions silently reuse the rows of near ones.
+"""
+import torch
+from torch import nn
+
+from posviz.validate import MAX_DIM, MAX_LENGTH, check_int
+
+MAX_VOCAB = 100_000
+
+
+class PositionOutOfRangeError(ValueError):
+    """A sequence is longer than the learned position table (L > max_length)."""
+
+
+def _check_length(length, max_length):
+    if length > max_length:
+        raise PositionOutOfRangeError(
+            f"sequence length L={length} exceeds max_length={max_length}: the learned position table "
+            f"has rows for positions 0..{max_length - 1} only, so position {max_length} has no embedding "
+            f"(positions are never wrapped modulo max_length)")
+
+
+class LearnedAbsolutePositions(nn.Module):
+    """token embedding [V,D] + learned position table [M,D]; forward(token_ids [N,L]) -> [N,L,D].
+
+    Both tables are nn.Embedding initialised from N(0, 1) with a seeded generator (the
+    global RNG is untouched), so the same arguments give the same numbers.
+    """
+
+    def __init__(self, vocab_size, model_dim, max_length, *, seed=0):
+        super().__init__()
+        vocab_size = check_int("vocab_size", vocab_size, 1, MAX_VOCAB)
+        model_dim = check_int("model_dim", model_dim, 1, MAX_DIM)
+        self.max_length = check_int("max_length", max_length, 1, MAX_LENGTH)
+        g = torch.Generator().manual_seed(check_int("seed", seed, 0, 2**31 - 1))
+        self.token = nn.Embedding(vocab_size, model_dim,
+                                  _weight=torch.randn(vocab_size, model_dim, generator=g))       # [V,D]
+        self.position = nn.Embedding(self.max_length, model_dim,
+                                     _weight=torch.randn(self.max_length, model_dim, generator=g))  # [M,D]
+
+    def forward(self, token_ids):
+        """X = E[token_ids] + P[arange(L)] -> [N,L,D]; L > max_length raises PositionOutOfRangeError."""
+        if not isinstance(token_ids, torch.Tensor) or token_ids.ndim != 2 or token_ids.is_floating_point():
+            raise ValueError(f"token_ids must be an integer tensor [N,L], got {getattr(token_ids, 'shape', token_ids)}")
+        _, length = token_ids.shape
+        _check_length(length, self.max_length)
+        vocab = self.token.num_embeddings
+        if token_ids.numel() and (token_ids.min() < 0 or token_ids.max() >= vocab):
+            raise ValueError(f"token_ids must be in [0, {vocab - 1}] (vocab_size={vocab})")
+        position_ids = torch.arange(length, device=token_ids.device)  # [L]
+        token = self.token(token_ids)                                 # [N,L,D]
+        position = self.position(position_ids)                        # [L,D]
+        return token + position[None, :, :]                           # [N,L,D]
+
+
+def learned_forward_shape(model_dim, max_length, length, *, batch=1, vocab_size=1000, seed=0):
+    """Run LearnedAbsolutePositions on seeded token ids [batch, length]; -> output shape tuple.
+
+    Raises PositionOutOfRangeError when length > max_length (what the page shows).
+    """
+    length = check_int("length", length, 1, 2 * MAX_LENGTH)
+    batch = check_int("batch", batch, 1, 64)
+    _check_length(length, check_int("max_length", max_length, 1, MAX_LENGTH))  # before building anything
+    module = LearnedAbsolutePositions(vocab_size, model_dim, max_length, seed=seed)
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, vocab_size, (batch, length), generator=g)  # [N,L]
+    with torch.no_grad():
+        return tuple(module(ids).shape)                               # (N,L,D)
+
+
+def modulo_position_ids(length, max_length):
+    """The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (seed 000 §13).
+
+    No error is raised, but position M reads row 0, M+1 reads row 1, ...: far tokens
+    silently wear the coordinates of the sequence start.
+    """
+    length = check_int("length", length, 1, 2 * MAX_LENGTH)
+    max_length = check_int("max_length", max_length, 1, MAX_LENGTH)
+    return torch.arange(length) % max_length                          # [L]
+
+
+def aliased_positions(length, max_length):
+    """Rows of the table that the modulo bug makes several positions share.
+
+    -> list of (row, [positions reading that row]) for rows read by >= 2 positions
+    (empty when L <= M: nothing aliases until the table is overrun).
+    """
+    rows = modulo_position_ids(length, max_length)                    # [L]
+    out = []
+    for r in range(min(int(max_length), int(length))):
+        ps = torch.nonzero(rows == r).flatten().tolist()
+        if len(ps) > 1:
+            out.append((r, ps))
+    return out
+
+
+def state_dict_summary(vocab_size, model_dim, max_length, *, base=10000.0):
+    """What each input module stores (seed 000 §05 register_buffer note, §06).
+
+    -> list of (module, name, shape, kind, in_state_dict) with kind "parameter" or "buffer":
+    the learned table is a trainable parameter saved in state_dict; the sinusoidal table
+    is a non-persistent buffer, rebuilt from the formula and never saved.
+    """
+    from posviz.pe.sinusoidal import SinusoidalInput
+
+    rows = []
+    mods = [("learned", LearnedAbsolutePositions(vocab_size, model_dim, max_length)),
+            ("sinusoidal", SinusoidalInput(vocab_size, model_dim, cache_length=max_length, base=base))]
+    for label, mod in mods:
+        saved = set(mod.state_dict().keys())
+        for name, p in mod.named_parameters():
+            rows.append((label, name, tuple(p.shape), "parameter", name in saved))
+        for name, b in mod.named_buffers():
+            rows.append((label, name, tuple(b.shape), "buffer", name in saved))
+    return rows

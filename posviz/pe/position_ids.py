@@ -1,0 +1,161 @@
+r"""Position ids for a padded batch (seed 000 §11, §13).
+
+A batch carries three different contracts that must be checked separately
+(seed 000 §12 step 2): token ids, the valid (attention) mask, and position ids.
+
+The correct ids count only real tokens:
+
+    position_ids = clamp(cumsum(mask) - 1, min=0)
+
+    mask = [[0,0,1,1,1],          position_ids = [[0,0,0,1,2],
+            [1,1,1,1,1]]                          [0,1,2,3,4]]
+
+Padding gets position 0 only to keep indices legal; the attention mask (not the
+position id) is what makes a pad invisible.
+
+The wrong schemes of seed 000 §13 are here too, so the lab can apply them:
+    "arange"    one shared arange(L) for every row (wrong with left padding)
+    "token_ids" the token ids used as positions (repeated words share a position)
+    "zeros"     every position 0 (no order at all)
+    "modulo"    p mod M: a learned table of M rows "extended" by wrapping around
+"""
+import torch
+
+from posviz.validate import MAX_LENGTH, check_choice, check_int
+
+SCHEMES = ("mask", "arange", "token_ids", "zeros", "modulo")
+PACK_CONTRACTS = ("global", "reset", "source")
+MAX_SEGMENTS = 64
+
+
+def _check_mask(attention_mask, name="attention_mask"):
+    """attention_mask [N,L] of 0/1 (bool or integer) -> LongTensor[N,L]."""
+    if not isinstance(attention_mask, torch.Tensor):
+        try:
+            attention_mask = torch.as_tensor(attention_mask)
+        except (TypeError, ValueError, RuntimeError):
+            raise ValueError(f"{name} must be a 0/1 array [N,L]") from None
+    if attention_mask.ndim != 2 or attention_mask.shape[0] < 1 or not 1 <= attention_mask.shape[1] <= MAX_LENGTH:
+        raise ValueError(f"{name} must have shape [N,L] with 1 <= L <= {MAX_LENGTH}, "
+                         f"got {tuple(attention_mask.shape)}")
+    if attention_mask.is_floating_point() or attention_mask.is_complex():
+        raise ValueError(f"{name} must hold integers or booleans (0/1), got {attention_mask.dtype}")
+    m = attention_mask.long()                                        # [N,L]
+    if ((m != 0) & (m != 1)).any():
+        raise ValueError(f"{name} must contain only 0 and 1")
+    return m
+
+
+def position_ids_from_mask(attention_mask):
+    """clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (seed 000 §11).
+
+    Works for left and right padding: every row's first real token gets 0.
+    """
+    m = _check_mask(attention_mask)                                  # [N,L]
+    return (m.cumsum(dim=-1) - 1).clamp_min(0)                       # [N,L]
+
+
+def shared_arange(attention_mask):
+    """The bug: arange(L) for every row, whatever the padding -> LongTensor[N,L]."""
+    m = _check_mask(attention_mask)                                  # [N,L]
+    n, length = m.shape
+    return torch.arange(length)[None, :].expand(n, length).clone()   # [N,L]
+
+
+def token_ids_as_positions(token_ids):
+    """The bug: position_ids = token_ids (a repeated word repeats its 'position')."""
+    ids = _check_mask_like_ids(token_ids)                            # [N,L]
+    return ids.clone()                                               # [N,L]
+
+
+def zero_positions(attention_mask):
+    """The bug: every token at position 0 -> LongTensor[N,L] of zeros."""
+    m = _check_mask(attention_mask)                                  # [N,L]
+    return torch.zeros_like(m)                                       # [N,L]
+
+
+def modulo_positions(attention_mask, table_size):
+    """The bug: p mod M, a table of M rows silently wrapped around -> LongTensor[N,L].
+
+    Positions p >= M land on old rows p - M, p - 2M, ... without an error.
+    """
+    table_size = check_int("table_size", table_size, 1, MAX_LENGTH)
+    return position_ids_from_mask(attention_mask) % table_size       # [N,L]
+
+
+def _check_mask_like_ids(token_ids):
+    if not isinstance(token_ids, torch.Tensor):
+        try:
+            token_ids = torch.as_tensor(token_ids)
+        except (TypeError, ValueError, RuntimeError):
+            raise ValueError("token_ids must be an integer array [N,L]") from None
+    if token_ids.ndim != 2 or token_ids.is_floating_point() or token_ids.dtype == torch.bool:
+        raise ValueError(f"token_ids must be an integer array [N,L], got {tuple(token_ids.shape)} {token_ids.dtype}")
+    if token_ids.numel() and token_ids.min() < 0:
+        raise ValueError("token_ids must be >= 0")
+    return token_ids.long()                                          # [N,L]
+
+
+def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None):
+    """Position ids [N,L] by scheme: "mask" (correct), "arange", "token_ids", "zeros", "modulo"."""
+    check_choice("scheme", scheme, SCHEMES)
+    if scheme == "mask":
+        return position_ids_from_mask(attention_mask)                # [N,L]
+    if scheme == "arange":
+        return shared_arange(attention_mask)                         # [N,L]
+    if scheme == "zeros":
+        return zero_positions(attention_mask)                        # [N,L]
+    if scheme == "modulo":
+        if table_size is None:
+            raise ValueError("table_size must be given for scheme 'modulo'")
+        return modulo_positions(attention_mask, table_size)          # [N,L]
+    if token_ids is None:
+        raise ValueError("token_ids must be given for scheme 'token_ids'")
+    ids = _check_mask_like_ids(token_ids)                            # [N,L]
+    m = _check_mask(attention_mask)                                  # [N,L]
+    if ids.shape != m.shape:
+        raise ValueError(f"token_ids shape {tuple(ids.shape)} must equal attention_mask shape {tuple(m.shape)}")
+    return ids.clone()                                               # [N,L]
+
+
+def packed_position_ids(segment_lengths, contract, *, source_offsets=None):
+    r"""Position ids of several segments packed into one row -> LongTensor[T]  (seed 000 §11).
+
+    Concatenated documents, retrieved passages, sliding windows and packed sequences need an
+    explicit contract; there is no single right answer, but training, cache, mask and serving
+    must all use the same one.  With segment k of length n_k starting at t_k = sum_{j<k} n_j:
+
+        "global"  p = t                    one continuous coordinate over the whole row
+        "reset"   p = t - t_k              every segment restarts at 0
+        "source"  p = o_k + (t - t_k)      every segment keeps its coordinates in its source
+                                           document (o_k = source_offsets[k])
+    """
+    check_choice("contract", contract, PACK_CONTRACTS)
+    if isinstance(segment_lengths, (str, bytes)) or not hasattr(segment_lengths, "__len__"):
+        raise ValueError("segment_lengths must be a list of positive integers")
+    if not 1 <= len(segment_lengths) <= MAX_SEGMENTS:
+        raise ValueError(f"segment_lengths must hold 1..{MAX_SEGMENTS} segments, got {len(segment_lengths)}")
+    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    if sum(lengths) > MAX_LENGTH:
+        raise ValueError(f"segment_lengths must add up to at most {MAX_LENGTH}, got {sum(lengths)}")
+    if contract == "source":
+        if source_offsets is None or isinstance(source_offsets, (str, bytes)) \
+                or not hasattr(source_offsets, "__len__") or len(source_offsets) != len(lengths):
+            raise ValueError("source_offsets must give one offset per segment for contract 'source'")
+        offsets = [check_int("source_offsets", o, 0, MAX_LENGTH) for o in source_offsets]
+    starts = torch.tensor([0] + lengths[:-1]).cumsum(0)              # [K]
+    n = torch.tensor(lengths)                                        # [K]
+    segment = torch.repeat_interleave(torch.arange(len(lengths)), n)  # [T]
+    t = torch.arange(int(n.sum()))                                   # [T]
+    if contract == "global":
+        return t                                                     # [T]
+    local = t - starts[segment]                                      # [T]
+    if contract == "reset":
+        return local                                                 # [T]
+    return torch.tensor(offsets)[segment] + local                    # [T]
+
+
+def packed_segment_ids(segment_lengths):
+    """Segment index of every packed token -> LongTensor[T] (0 for the first segment, 1, ...)."""
+    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    return torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))  # [T]

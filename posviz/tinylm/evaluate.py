@@ -1,0 +1,267 @@
+r"""Evaluate the tiny models far beyond their training length, per position bucket.
+
+A model trained at length L_train is run on sequences of length L_eval = 8 L_train;
+accuracy, loss and attention entropy are reported per bucket of positions
+[b*B, (b+1)*B) (seed 000 §14: "report per length bucket"; a model that *runs* at
+32K has not shown that it *works* at 32K):
+
+    acc_b  = #{i in bucket b, i >= k : argmax logits_i = y_i} / #{i in bucket b, i >= k}
+    loss_b = mean_{i in bucket b, i >= k} -log softmax(logits_i)[y_i]
+    H_b    = mean_{i in bucket b, heads, sequences} -sum_j a_ij log a_ij       (nats)
+
+Variants: every trained method, plus RoPE with its inverse frequencies replaced at
+evaluation time (no fine-tuning) with s = L_eval / L_train:
+    rope_pi    theta_i / s                     Position Interpolation (Chen et al. 2023)
+    rope_ntk   base' = base * s^{d/(d-2)}      NTK-aware (bloc97 2023)
+    rope_yarn  YaRN ramp + attention factor    (Peng et al. 2023)
+and the learned absolute table twice: "learned" has no row for p >= L_train, so those
+buckets are N/A (None); "learned_clamp" reuses the last row for every p >= L_train.
+"""
+import json
+import os
+import sys
+import time
+
+import torch
+from torch.nn import functional as F
+
+from posviz.validate import check_choice, check_int
+from posviz.pe.scaling import ntk_aware_base, rope_frequencies
+from posviz.tinylm.model import WEIGHTS_DIR, load_model
+from posviz.tinylm.task import IGNORE, make_batch
+
+VARIANTS = ("nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk",
+            "rope_yarn", "alibi", "t5")
+ROPE_SCALINGS = {"rope_pi": "linear", "rope_ntk": "ntk", "rope_yarn": "yarn"}
+EVAL_SEED = 2**61          # evaluation batches use seeds far from every training seed
+MAX_EVAL_LENGTH = 1024
+
+
+def base_method(variant):
+    """The trained model a variant evaluates: "rope_pi" -> "rope", "learned_clamp" -> "learned"."""
+    check_choice("variant", variant, VARIANTS)
+    return variant.split("_")[0]
+
+
+def bucket_index(length, bucket_size):
+    """Bucket of every position: p // bucket_size -> LongTensor[L]."""
+    length = check_int("length", length, 1, 8192)
+    bucket_size = check_int("bucket_size", bucket_size, 1, 8192)
+    return torch.arange(length) // bucket_size                                     # [L]
+
+
+def bucket_mean(values, mask, bucket_size):
+    """Mean of values [N,L] over the True entries of mask [N,L], per bucket of positions.
+
+    -> (mean Tensor[B] float64, NaN for an empty bucket; count LongTensor[B]),
+    B = ceil(L / bucket_size).
+    """
+    if values.shape != mask.shape or values.ndim != 2:
+        raise ValueError(f"values and mask must both be [N,L], got {tuple(values.shape)}, {tuple(mask.shape)}")
+    length = values.shape[1]
+    idx = bucket_index(length, bucket_size)                                        # [L]
+    nb = (length + bucket_size - 1) // bucket_size
+    m = mask.to(torch.float64)                                                     # [N,L]
+    s = torch.zeros(nb, dtype=torch.float64).index_add_(0, idx, (values.to(torch.float64) * m).sum(0))  # [B]
+    c = torch.zeros(nb, dtype=torch.float64).index_add_(0, idx, m.sum(0))          # [B]
+    mean = torch.where(c > 0, s / c.clamp_min(1), torch.full_like(s, float("nan")))  # [B]
+    return mean, c.long()
+
+
+def bucket_accuracy(pred, targets, bucket_size):
+    """Accuracy per bucket: pred, targets LongTensor[N,L] (targets == IGNORE are skipped)."""
+    mask = targets != IGNORE                                                       # [N,L]
+    return bucket_mean((pred == targets).to(torch.float64), mask, bucket_size)
+
+
+def attention_entropy(probs):
+    """H_i = -sum_j a_ij ln a_ij for attention probabilities [..., L, S] -> [..., L] (nats)."""
+    return -torch.special.xlogy(probs, probs).sum(-1)                              # [..., L] (0 ln 0 = 0)
+
+
+def rope_override(variant, head_dim, base, train_length, eval_length):
+    """(inv_freq [d/2], attention_factor) of a RoPE variant, or None for plain RoPE."""
+    if variant not in ROPE_SCALINGS:
+        return None
+    s = max(1.0, eval_length / train_length)
+    kind = ROPE_SCALINGS[variant]
+    if kind == "ntk":
+        params = {"rope_type": "default", "rope_theta": ntk_aware_base(base, s, head_dim)}
+    elif kind == "linear":
+        params = {"rope_type": "linear", "rope_theta": base, "factor": s}
+    else:
+        params = {"rope_type": "yarn", "rope_theta": base, "factor": s,
+                  "original_max_position_embeddings": train_length}
+    return rope_frequencies(head_dim, params)
+
+
+def prepare(model, variant, eval_length):
+    """Set the evaluation-time RoPE frequencies of `model` for `variant`; returns forward kwargs."""
+    cfg = model.cfg
+    if base_method(variant) != cfg.method:
+        raise ValueError(f"variant must match the model's method {cfg.method!r}, got {variant!r}")
+    model.rope_override = rope_override(variant, cfg.head_dim, cfg.rope_base, cfg.max_length, eval_length)
+    return {"clamp_positions": variant == "learned_clamp"}
+
+
+@torch.no_grad()
+def evaluate(model, variant, *, length=512, num_sequences=64, batch_size=16, bucket_size=64, offset=2,
+             seed=EVAL_SEED):
+    """Per-bucket accuracy, loss and attention entropy of `model` under `variant`.
+
+    Returns a dict of plain lists (JSON-ready): acc [B], loss [B], count [B],
+    entropy [n_layers][n_heads][B]; None where a bucket is not computable
+    ("learned" beyond its table).
+    """
+    length = check_int("length", length, 8, MAX_EVAL_LENGTH)
+    num_sequences = check_int("num_sequences", num_sequences, 1, 4096)
+    batch_size = check_int("batch_size", batch_size, 1, 256)
+    bucket_size = check_int("bucket_size", bucket_size, 1, length)
+    cfg = model.cfg
+    kw = prepare(model, variant, length)
+    run_length = length
+    if variant == "learned" and length > cfg.max_length:
+        run_length = cfg.max_length          # no row for p >= max_length: only this part is computable
+    nb = (length + bucket_size - 1) // bucket_size
+    correct = torch.zeros(nb, dtype=torch.float64)
+    nll = torch.zeros(nb, dtype=torch.float64)
+    count = torch.zeros(nb, dtype=torch.float64)
+    ent = torch.zeros(cfg.n_layers, cfg.n_heads, nb, dtype=torch.float64)
+    ent_n = torch.zeros(nb, dtype=torch.float64)
+    idx = bucket_index(run_length, bucket_size)                                    # [L]
+    done = 0
+    while done < num_sequences:
+        n = min(batch_size, num_sequences - done)
+        x, y = make_batch(n, run_length, vocab_size=cfg.vocab_size, offset=offset, seed=seed + done)  # [n,L] x2
+        logits, maps = model(x, return_attention=True, **kw)                        # [n,L,V], [n,H,L,L] per layer
+        mask = (y != IGNORE).to(torch.float64)                                     # [n,L]
+        tok_nll = F.cross_entropy(logits.transpose(1, 2), y.clamp_min(0), reduction="none")  # [n,L]
+        hit = (logits.argmax(-1) == y).to(torch.float64)                           # [n,L]
+        correct.index_add_(0, idx, (hit * mask).sum(0))
+        nll.index_add_(0, idx, (tok_nll.to(torch.float64) * mask).sum(0))
+        count.index_add_(0, idx, mask.sum(0))
+        for layer, probs in enumerate(maps):
+            h = attention_entropy(probs).sum(0).to(torch.float64)                  # [H,L]
+            ent[layer].index_add_(1, idx, h)
+        ent_n.index_add_(0, idx, torch.full((run_length,), float(n), dtype=torch.float64))
+        done += n
+    model.rope_override = None
+
+    def listify(t, c):
+        return [None if c[b] == 0 else float(t[..., b]) for b in range(nb)]
+
+    entropy = [[listify(ent[layer, head] / ent_n.clamp_min(1), ent_n) for head in range(cfg.n_heads)]
+               for layer in range(cfg.n_layers)]
+    return dict(acc=listify(correct / count.clamp_min(1), count), loss=listify(nll / count.clamp_min(1), count),
+                count=[int(c) for c in count], entropy=entropy)
+
+
+def evaluate_all(*, weights_dir=None, length=512, num_sequences=64, bucket_size=64, threads=1, quiet=False):
+    """Every variant of every shipped model -> the results dict saved as results.json."""
+    torch.set_num_threads(check_int("threads", threads, 1, 64))
+    weights_dir = weights_dir or WEIGHTS_DIR
+    with open(os.path.join(weights_dir, "MANIFEST.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    out = dict(length=length, bucket_size=bucket_size, num_sequences=num_sequences, seed=EVAL_SEED,
+               buckets=[[b, min(b + bucket_size, length)] for b in range(0, length, bucket_size)],
+               variants={})
+    train_lengths = set()
+    for variant in VARIANTS:
+        method = base_method(variant)
+        if method not in manifest["models"]:
+            continue
+        model = load_model(method, weights_dir)
+        info = manifest["models"][method]
+        train_lengths.add(info["length"])
+        t0 = time.time()
+        r = evaluate(model, variant, length=length, num_sequences=num_sequences, bucket_size=bucket_size,
+                     offset=info["offset"])
+        r["seconds"] = round(time.time() - t0, 2)
+        out["variants"][variant] = r
+        if not quiet:
+            accs = " ".join("  n/a" if a is None else f"{a:5.3f}" for a in r["acc"])
+            print(f"{variant:>14} {accs}  ({r['seconds']} s)", file=sys.stderr)
+    out["train_length"] = sorted(train_lengths)[0] if train_lengths else None
+    return out
+
+
+def save_results(results, path):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=None, separators=(",", ":"))
+
+
+def load_results(path=None):
+    """The shipped results.json (what the page plots without running any model)."""
+    if path is None:
+        path = os.path.join(WEIGHTS_DIR, "results.json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def accuracy_at_length(model, *, length, num_sequences=256, offset=2, seed=EVAL_SEED + 10**6):
+    """Overall accuracy on answer positions of sequences of one length (tests, training check)."""
+    with torch.no_grad():
+        x, y = make_batch(num_sequences, length, vocab_size=model.cfg.vocab_size, offset=offset, seed=seed)
+        pred = model(x).argmax(-1)                                                 # [N,L]
+    mask = y != IGNORE                                                             # [N,L]
+    return float(((pred == y) & mask).sum()) / float(mask.sum())
+
+
+_MODELS = {}
+
+
+def shipped_model(method):
+    """The shipped model of `method`, loaded once per process (weights_only)."""
+    check_choice("method", method, tuple(dict.fromkeys(base_method(v) for v in VARIANTS)))
+    if method not in _MODELS:
+        _MODELS[method] = load_model(method)
+    return _MODELS[method]
+
+
+@torch.no_grad()
+def attention_map(variant, length, layer, head, *, seed=0):
+    """Attention probabilities a_ij of one head for one evaluation sequence -> Tensor[L,L].
+
+    layer, head are 0-based. "learned" beyond its table is not computable (ValueError).
+    """
+    model = shipped_model(base_method(variant))
+    cfg = model.cfg
+    length = check_int("length", length, 8, MAX_EVAL_LENGTH)
+    layer = check_int("layer", layer, 0, cfg.n_layers - 1)
+    head = check_int("head", head, 0, cfg.n_heads - 1)
+    kw = prepare(model, variant, length)
+    try:
+        x, _ = make_batch(1, length, vocab_size=cfg.vocab_size, seed=EVAL_SEED + 7 * 10**6 + check_int("seed", seed, 0, 10**6))
+        _, maps = model(x, return_attention=True, **kw)                               # n_layers x [1,H,L,L]
+    finally:
+        model.rope_override = None
+    return maps[layer][0, head]                                                      # [L,L]
+
+
+def live_evaluate(variant, *, length=512, num_sequences=8, seed=0):
+    """Recompute the per-bucket numbers of one variant now (fewer sequences than the shipped run)."""
+    model = shipped_model(base_method(variant))
+    seed = check_int("seed", seed, 0, 10**6)
+    t0 = time.perf_counter()
+    r = evaluate(model, variant, length=length, num_sequences=num_sequences,
+                 seed=EVAL_SEED + 10**7 + seed * 10**4)
+    r["seconds"] = round(time.perf_counter() - t0, 2)
+    return r
+
+
+def main(argv=None):
+    """python -m posviz.tinylm.evaluate [--weights DIR]: rewrite DIR/results.json from the shipped weights."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m posviz.tinylm.evaluate", description=main.__doc__)
+    p.add_argument("--weights", default=WEIGHTS_DIR)
+    p.add_argument("--threads", type=int, default=1)
+    args = p.parse_args(argv)
+    res = evaluate_all(weights_dir=args.weights, threads=args.threads)
+    res["command"] = "python -m posviz.tinylm.evaluate " + " ".join(argv if argv is not None else sys.argv[1:])
+    save_results(res, os.path.join(args.weights, "results.json"))
+    return res
+
+
+if __name__ == "__main__":
+    main()

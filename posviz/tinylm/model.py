@@ -1,0 +1,210 @@
+r"""A tiny decoder-only transformer with a selectable position method.
+
+Pre-norm blocks, causal softmax attention, GELU MLP:
+
+    h_0 = E[x] (+ P[p] for "sinusoidal" / "learned")
+    a   = softmax( (q k^T) / sqrt(d_h) + B + causal mask ) v      per head
+    h   = h + W_o a ;  h = h + MLP(LN(h))
+
+Where position enters (seed 000 §02):
+    "nope"        nothing: only the causal mask (Haviv et al. 2022; Kazemnejad et al. 2023)
+    "sinusoidal"  P = sinusoidal_positions(L, D) added to the input (Vaswani et al. 2017)
+    "learned"     P = a trained [max_length, D] table; p >= max_length has no row (seed 000 §06)
+    "rope"        q, k rotated by apply_rope (Su et al. 2021); at evaluation time the inverse
+                  frequencies and attention factor may be replaced (PI / NTK-aware / YaRN)
+    "alibi"       B[h,i,j] = -m_h |i - j|  (Press et al. 2021)
+    "t5"          B[h,i,j] = b_h[bucket(j - i)], one learned scalar per bucket and head,
+                  shared by all layers as in T5 (Raffel et al. 2020), causal buckets
+"""
+import dataclasses
+import hashlib
+import json
+import math
+import os
+
+import torch
+from torch import nn
+
+from posviz.validate import MAX_LENGTH, check_choice, check_int
+from posviz.pe.relative import alibi_bias, t5_bucket_matrix
+from posviz.pe.rope import apply_rope, rope_inv_freq
+from posviz.pe.sinusoidal import sinusoidal_positions
+
+WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
+METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
+
+
+class PositionOutOfRangeError(ValueError):
+    """A learned absolute table has no row for a position >= max_length."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TinyConfig:
+    method: str = "rope"
+    vocab_size: int = 32
+    d_model: int = 64
+    n_layers: int = 2
+    n_heads: int = 4
+    mlp_ratio: int = 2
+    max_length: int = 64          # rows of the learned table (the training length)
+    rope_base: float = 10000.0
+    t5_num_buckets: int = 32
+    t5_max_distance: int = 128
+
+    def __post_init__(self):
+        check_choice("method", self.method, METHODS)
+        check_int("vocab_size", self.vocab_size, 3, 4096)
+        check_int("d_model", self.d_model, 8, 256)
+        check_int("n_layers", self.n_layers, 1, 8)
+        check_int("n_heads", self.n_heads, 1, 16)
+        check_int("mlp_ratio", self.mlp_ratio, 1, 8)
+        check_int("max_length", self.max_length, 2, MAX_LENGTH)
+        if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
+            raise ValueError(f"d_model must be a multiple of 2*n_heads, got d_model={self.d_model}, "
+                             f"n_heads={self.n_heads}")
+        if self.method == "t5":   # validates num_buckets / max_distance with posviz.pe.relative's messages
+            t5_bucket_matrix(1, bidirectional=False, num_buckets=self.t5_num_buckets,
+                             max_distance=self.t5_max_distance)
+
+    @property
+    def head_dim(self):
+        return self.d_model // self.n_heads
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
+        self.out = nn.Linear(cfg.d_model, cfg.d_model)
+
+    def forward(self, h, bias, rope):
+        """h [N,L,D], bias [H,L,L] or None, rope (inv_freq, attention_factor) or None
+        -> (output [N,L,D], attention probabilities [N,H,L,L])."""
+        n, length, d = h.shape
+        nh, dh = self.cfg.n_heads, self.cfg.head_dim
+        q, k, v = self.qkv(h).view(n, length, 3, nh, dh).permute(2, 0, 3, 1, 4)  # [3,N,H,L,dh] -> 3x[N,H,L,dh]
+        if rope is not None:
+            inv_freq, factor = rope
+            pos = torch.arange(length)                                            # [L]
+            q = apply_rope(q, pos, inv_freq=inv_freq, attention_factor=factor)    # [N,H,L,dh]
+            k = apply_rope(k, pos, inv_freq=inv_freq, attention_factor=factor)    # [N,H,L,dh]
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dh)                          # [N,H,L,L]
+        if bias is not None:
+            scores = scores + bias                                                # [N,H,L,L]
+        causal = torch.ones(length, length, dtype=torch.bool).triu(1)             # [L,L] True = future
+        scores = scores.masked_fill(causal, float("-inf"))                        # [N,H,L,L]
+        probs = scores.softmax(-1)                                                # [N,H,L,L]
+        a = (probs @ v).transpose(1, 2).reshape(n, length, d)                     # [N,L,D]
+        return self.out(a), probs
+
+
+class Block(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(cfg.d_model)
+        self.attn = Attention(cfg)
+        self.ln2 = nn.LayerNorm(cfg.d_model)
+        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.mlp_ratio * cfg.d_model), nn.GELU(),
+                                 nn.Linear(cfg.mlp_ratio * cfg.d_model, cfg.d_model))
+
+    def forward(self, h, bias, rope):
+        a, probs = self.attn(self.ln1(h), bias, rope)
+        h = h + a                                                                 # [N,L,D]
+        return h + self.mlp(self.ln2(h)), probs                                   # [N,L,D]
+
+
+class TinyLM(nn.Module):
+    """forward(tokens [N,L]) -> logits [N,L,V] (and the attention maps if asked)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.tok = nn.Embedding(cfg.vocab_size, cfg.d_model)
+        if cfg.method == "learned":
+            self.pos = nn.Embedding(cfg.max_length, cfg.d_model)
+        if cfg.method == "t5":
+            self.t5_bias = nn.Embedding(cfg.t5_num_buckets, cfg.n_heads)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
+        self.ln_f = nn.LayerNorm(cfg.d_model)
+        self.head = nn.Linear(cfg.d_model, cfg.vocab_size)
+        # RoPE at evaluation time: (inv_freq [d_h/2], attention_factor); None = trained default
+        self.rope_override = None
+
+    def _bias(self, length):
+        """Score bias B [H,L,L] (or None) of the position method."""
+        c = self.cfg
+        if c.method == "alibi":
+            return alibi_bias(c.n_heads, length)                                  # [H,L,L]
+        if c.method == "t5":
+            buckets = t5_bucket_matrix(length, bidirectional=False, num_buckets=c.t5_num_buckets,
+                                       max_distance=c.t5_max_distance)            # [L,L]
+            return self.t5_bias(buckets).permute(2, 0, 1)                         # [H,L,L]
+        return None
+
+    def _rope(self):
+        if self.cfg.method != "rope":
+            return None
+        if self.rope_override is not None:
+            return self.rope_override
+        return rope_inv_freq(self.cfg.head_dim, self.cfg.rope_base), 1.0         # [d_h/2], float
+
+    def forward(self, tokens, *, return_attention=False, clamp_positions=False):
+        """tokens LongTensor[N,L] -> logits [N,L,V] (, list of n_layers x [N,H,L,L]).
+
+        "learned" with L > max_length raises PositionOutOfRangeError unless
+        clamp_positions=True, which reuses the last row for every p >= max_length.
+        """
+        if not isinstance(tokens, torch.Tensor) or tokens.ndim != 2:
+            raise ValueError(f"tokens must be a LongTensor [N,L], got {getattr(tokens, 'shape', None)}")
+        n, length = tokens.shape
+        check_int("length (tokens.shape[1])", length, 1, MAX_LENGTH)
+        if tokens.numel() and (tokens.min() < 0 or tokens.max() >= self.cfg.vocab_size):
+            raise ValueError(f"tokens must be in [0, {self.cfg.vocab_size - 1}]")
+        h = self.tok(tokens)                                                      # [N,L,D]
+        if self.cfg.method == "sinusoidal":
+            h = h + sinusoidal_positions(length, self.cfg.d_model)               # [N,L,D]
+        elif self.cfg.method == "learned":
+            if length > self.cfg.max_length and not clamp_positions:
+                raise PositionOutOfRangeError(
+                    f"length must be <= max_length={self.cfg.max_length} for a learned table, got {length}")
+            p = torch.arange(length).clamp_max(self.cfg.max_length - 1)           # [L]
+            h = h + self.pos(p)                                                   # [N,L,D]
+        bias = self._bias(length)
+        rope = self._rope()
+        maps = []
+        for block in self.blocks:
+            h, probs = block(h, bias, rope)
+            maps.append(probs)
+        logits = self.head(self.ln_f(h))                                          # [N,L,V]
+        return (logits, maps) if return_attention else logits
+
+
+def build(config):
+    """TinyLM from a TinyConfig or a dict of its fields."""
+    if isinstance(config, dict):
+        config = TinyConfig(**config)
+    return TinyLM(config)
+
+
+def save_weights(model, path):
+    """state_dict -> path (plain tensors only); returns the file's sha256."""
+    torch.save({k: v.detach().clone() for k, v in model.state_dict().items()}, path)
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def load_model(method, weights_dir=WEIGHTS_DIR):
+    """The shipped model of `method`: config from MANIFEST.json, weights via weights_only."""
+    check_choice("method", method, METHODS)
+    with open(os.path.join(weights_dir, "MANIFEST.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    cfg = TinyConfig(**manifest["models"][method]["config"])
+    model = TinyLM(cfg)
+    state = torch.load(os.path.join(weights_dir, f"{method}.pt"), map_location="cpu", weights_only=True)
+    model.load_state_dict(state)
+    model.eval()
+    return model

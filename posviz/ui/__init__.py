@@ -1,0 +1,16 @@
+"""The only streamlit importer: the page frame, URL-bound widgets and plotting.
+
+frame: navigation, language, lecture mode, scenes, share box; widgets: URL binding;
+plotting: plot (cached figures, export), the formula-and-code box, error display.
+Imports posviz.views (its cache), figures, text and scenes.
+"""
+from posviz.ui.frame import header, lang, present, t
+from posviz.ui.plotting import explain, guard, plot
+from posviz.ui.widgets import multiselect, number, radio, select, select_slider, slider, text_input, toggle
+
+__all__ = ["header", "lang", "present", "t", "explain", "guard", "plot", "multiselect", "number", "radio",
+           "select", "select_slider", "slider", "text_input", "toggle"]
+
+# TODO(issue 11): transitional names while pages move to posviz.views; removed when none uses them.
+from posviz.ui.plotting import build  # noqa: E402
+from posviz.views import cached as cache  # noqa: E402

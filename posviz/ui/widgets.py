@@ -1,0 +1,141 @@
+"""Widgets bound to the URL: every widget has a page-prefixed key (`rope_base`) that is also its
+query parameter, and its label from posviz.text (`w.<key>`), so a copied link reopens the view."""
+import math
+
+import streamlit as st
+
+from posviz import text
+from posviz.ui.frame import lang, t
+
+
+def _label(key):
+    return t(f"w.{key}")
+
+
+def _help(key):
+    k = f"w.{key}.help"
+    return t(k) if text.has(k) else None
+
+
+def _fmt(key):
+    lg = lang()  # captured now: AppTest calls format_func outside the script run
+
+    def f(option):
+        k = f"w.{key}.{option}"
+        return text.get(lg, k) if text.has(k) else str(option)
+    return f
+
+
+def _choice_from_url(key, options, multi=False):
+    """URL -> session state for a choice widget, the first time this session sees `key`.
+
+    Choice widgets are bound to the URL by their option *code* (str(option)), not by the
+    translated label Streamlit's own binding would write: a link then works in either
+    language and the language switch keeps the choice. Unknown codes are ignored.
+    """
+    by_code = {str(o): o for o in options}
+    if key in st.session_state:
+        cur = st.session_state[key]
+        valid = all(v in options for v in cur) if multi else cur in options
+        if not valid:  # the options changed under a stored value: fall back to the default
+            del st.session_state[key]
+        return
+    if multi:
+        vals = list(dict.fromkeys(by_code[c] for c in st.query_params.get_all(key) if c in by_code))
+        if vals:
+            st.session_state[key] = vals
+    elif st.query_params.get(key) in by_code:
+        st.session_state[key] = by_code[st.query_params.get(key)]
+
+
+def _choice_to_url(key, value, default):
+    """Session state -> URL: the option code, or nothing when the value is the default."""
+    if isinstance(value, (list, tuple)):
+        want = None if list(value) == list(default) else [str(v) for v in value]
+        have = st.query_params.get_all(key) or None
+    else:
+        want = None if value == default else str(value)
+        have = st.query_params.get(key)
+    if want != have:
+        if want is None:
+            del st.query_params[key]
+        else:
+            st.query_params[key] = want
+
+
+def slider(key, min_value, max_value, value, step=None, **kw):
+    """A slider bound to ?key= in the URL, labelled by text `w.<key>`."""
+    return st.slider(_label(key), min_value, max_value, value, step, key=key, help=_help(key),
+                     bind="query-params", **kw)
+
+
+def select_slider(key, options, value, **kw):
+    options = list(options)
+    _choice_from_url(key, options)
+    out = st.select_slider(_label(key), options=options, value=value, key=key, help=_help(key),
+                           format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, value)
+    return out
+
+
+def select(key, options, value=None, **kw):
+    """A selectbox over internal option values; shown through `w.<key>.<option>` labels."""
+    options = list(options)
+    value = options[0] if value is None else value
+    _choice_from_url(key, options)
+    out = st.selectbox(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                       format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, value)
+    return out
+
+
+def radio(key, options, value=None, horizontal=True, **kw):
+    options = list(options)
+    value = options[0] if value is None else value
+    _choice_from_url(key, options)
+    out = st.radio(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                   format_func=_fmt(key), horizontal=horizontal, **kw)
+    _choice_to_url(key, out, value)
+    return out
+
+
+def multiselect(key, options, default, **kw):
+    options = list(options)
+    _choice_from_url(key, options, multi=True)
+    out = st.multiselect(_label(key), options, default=list(default), key=key, help=_help(key),
+                         format_func=_fmt(key), **kw)
+    _choice_to_url(key, out, list(default))
+    return out
+
+
+def toggle(key, value=False, **kw):
+    return st.toggle(_label(key), value=value, key=key, help=_help(key), bind="query-params", **kw)
+
+
+def _non_finite_url_value(key):
+    """Streamlit 1.67 turns ?key=inf for an integer number_input into an OverflowError while
+    seeding the widget from the URL (before its own range check). Such a widget is left unbound
+    for the session and the bad value is dropped from the URL."""
+    flag = f"_unbound_{key}"
+    raw = st.query_params.get(key)
+    try:
+        bad = raw is not None and not math.isfinite(float(raw))
+    except ValueError:
+        bad = False  # not a number at all: Streamlit ignores it by itself
+    if bad:
+        st.session_state[flag] = True
+        del st.query_params[key]
+    return st.session_state.get(flag, False)
+
+
+def number(key, min_value, max_value, value, step=None, **kw):
+    bind = None if _non_finite_url_value(key) else "query-params"
+    return st.number_input(_label(key), min_value=min_value, max_value=max_value, value=value, step=step,
+                           key=key, help=_help(key), bind=bind, **kw)
+
+
+def text_input(key, value, max_chars, **kw):
+    """A text box bound to the URL. Its content is user text: never render it as HTML."""
+    return st.text_input(_label(key), value=value, max_chars=max_chars, key=key, help=_help(key),
+                         bind="query-params", **kw)
+
