@@ -3,7 +3,7 @@ no math in pages."""
 import ast
 import pathlib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 # The one allowed HTML injection: a constant stylesheet for lecture mode.
 ALLOWED_HTML = {("posviz/ui/frame.py", "_PRESENT_CSS")}

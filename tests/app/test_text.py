@@ -5,7 +5,7 @@ import re
 
 from posviz import scenes, text
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_languages_have_the_same_keys():
