@@ -22,6 +22,8 @@ MAX_BASE = 1e9
 class PosvizError(ValueError):
     """A bad argument. `code` names the message `err.<code>` of posviz.text; `params` fill it."""
 
+    boundary = False   # True: a limit the page demonstrates on purpose, not a mistake of the user
+
     def __init__(self, code, **params):
         self.code, self.params = code, params
         super().__init__(self.message("en"))

@@ -12,21 +12,24 @@ but far positions silently reuse the rows of near ones.
 import torch
 from torch import nn
 
-from posviz.validate import MAX_DIM, MAX_LENGTH, check_int
+from posviz.validate import MAX_DIM, MAX_LENGTH, PosvizError, check_int
 
 MAX_VOCAB = 100_000
 
 
-class PositionOutOfRangeError(ValueError):
-    """A sequence is longer than the learned position table (L > max_length)."""
+class PositionOutOfRangeError(PosvizError):
+    """A sequence is longer than the learned position table (L > max_length): not bad input but
+    the hard boundary the articles warn about (`boundary`: the UI shows it as such)."""
+
+    boundary = True
+
+    def __init__(self, length, max_length):
+        super().__init__("learned_boundary", L=length, M=max_length, last=max_length - 1)
 
 
 def _check_length(length, max_length):
     if length > max_length:
-        raise PositionOutOfRangeError(
-            f"sequence length L={length} exceeds max_length={max_length}: the learned position table "
-            f"has rows for positions 0..{max_length - 1} only, so position {max_length} has no embedding "
-            f"(positions are never wrapped modulo max_length)")
+        raise PositionOutOfRangeError(length, max_length)
 
 
 class LearnedAbsolutePositions(nn.Module):

@@ -15,6 +15,10 @@ EN = {
     "err.choice": "{name} must be one of {choices}, got {got}",
     "err.tensor": "{name} must be a tensor or a list of numbers, got {got}",
     "err.ndim": "{name} must have {ndim} dimension(s), got shape {shape}",
+    "err.learned_boundary": (
+        "This is the hard boundary the article warns about: the sequence has L={L} positions but the "
+        "learned position table has rows for positions 0..{last} only (max_length={M}), so position {M} "
+        "has no embedding. Positions are never wrapped modulo max_length."),
 }
 
 ZH = {
@@ -29,4 +33,7 @@ ZH = {
     "err.choice": "{name} 必须是 {choices} 之一，收到的是 {got}",
     "err.tensor": "{name} 必须是张量或数字列表，收到的是 {got}",
     "err.ndim": "{name} 必须有 {ndim} 个维度，收到的形状是 {shape}",
+    "err.learned_boundary": (
+        "这正是文章提醒的硬边界：序列有 L={L} 个位置，但学习式位置表只有位置 0..{last} 的行"
+        "（max_length={M}），位置 {M} 没有对应的嵌入。位置永远不会对 max_length 取模回绕。"),
 }

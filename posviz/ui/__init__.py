@@ -5,10 +5,10 @@ plotting: plot (cached figures, export), the formula-and-code box, error display
 Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import header, lang, present, t
-from posviz.ui.plotting import explain, guard, plot
+from posviz.ui.plotting import explain, guard, plot, table
 from posviz.ui.widgets import multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "present", "t", "explain", "guard", "plot", "multiselect", "number", "radio",
+__all__ = ["header", "lang", "present", "t", "explain", "guard", "plot", "table", "multiselect", "number", "radio",
            "select", "select_slider", "slider", "text_input", "toggle"]
 
 # TODO(issue 11): transitional names while pages move to posviz.views; removed when none uses them.

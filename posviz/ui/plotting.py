@@ -21,16 +21,29 @@ views.install(st.cache_data)
 # ---------------------------------------------------------------- errors
 @contextlib.contextmanager
 def guard():
-    """Run a section of a page; a ValueError becomes an st.error and the page goes on."""
+    """Run a section of a page; a posviz error becomes a message in the user's language and the
+    page goes on: a demonstrated boundary (e.boundary) as a warning, bad input as an st.error."""
     try:
         yield
     except PosvizError as e:
-        st.error(f"{t('ui.invalid')} {e.message(lang())}")
-    except ValueError as e:
+        if e.boundary:
+            st.warning(e.message(lang()), icon=":material/block:")
+        else:
+            st.error(f"{t('ui.invalid')} {e.message(lang())}")
+    except ValueError as e:   # not raised by posviz (a test keeps it so); never a traceback all the same
         st.error(f"{t('ui.invalid')} {e}")
 
 
 # ---------------------------------------------------------------- figures
+def table(data, **kw):
+    """A small table (dict of columns or list of row dicts). In lecture mode it is drawn as a plain
+    HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas)."""
+    if present():
+        st.table(data)
+    else:
+        st.dataframe(data, hide_index=True, **kw)
+
+
 def plot_config(key):
     fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
     return {"displaylogo": False, "responsive": True,

@@ -6,7 +6,7 @@ here (posviz.ui installs st.cache_data behind it). Views import no streamlit, fi
 import functools
 
 CACHE_ENTRIES = 64
-_backend = None     # set once by posviz.ui: a factory like st.cache_data(max_entries=..., show_spinner=False)
+_backend = None     # set once by posviz.ui: streamlit's cache_data decorator factory
 
 
 def install(backend):
