@@ -9,7 +9,7 @@ from importlib import import_module
 
 LANGS = ("en", "zh")
 TOPICS = ("common", "errors", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
-          "models", "lab", "kv_cache", "checks", "length")
+          "models", "lab", "kv_cache", "checks", "length", "remember")
 
 
 def _load():
