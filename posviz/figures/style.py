@@ -8,6 +8,7 @@ import plotly.io as pio
 
 FONT = dict(family="Noto Sans, Noto Sans CJK SC, Arial, sans-serif", size=15)
 PRESENT_FONT = 24
+PRESENT_MIN = 22     # lecture mode: nothing a student must read is smaller (issue 12)
 # Diverging data: RdBu reversed (blue < 0 < red) is colour-blind safe; always zmid=0.
 DIVERGING = "RdBu_r"
 # Sequential data (distances, buckets, probabilities): viridis is perceptually uniform.
@@ -94,6 +95,15 @@ def line_xy(x, y):
     return f32(np.asarray(x)[idx]), f32(np.asarray(y)[idx])
 
 
+def real_values(axis, plotted, real, hover_name=None):
+    """Trace keywords for a trace that draws `plotted` on `axis` ("y" or "z") but whose real numbers
+    are `real` (e.g. a log axis's floor drawn for an exact 0): the CSV export and the hover show `real`."""
+    kw = {axis: plotted, "customdata": f32(real), "meta": {"real": axis}}
+    if hover_name is not None:
+        kw["hovertemplate"] = f"{hover_name}=%{{customdata:.4g}}<extra></extra>"
+    return kw
+
+
 def symmetric_range(*arrays):
     """(-m, m) with m the largest |value| over all arrays: one fixed scale for compared panels."""
     m = max(float(np.nanmax(np.abs(f32(a)))) for a in arrays)
@@ -102,12 +112,18 @@ def symmetric_range(*arrays):
 
 
 def presentation(fig):
-    """Projector mode: larger fonts and thicker lines, same colours and ranges."""
+    """Projector mode: every text >= PRESENT_MIN px (titles, ticks, legends, subplot titles), thicker
+    lines; same colours and ranges."""
     fig.update_layout(font=dict(size=PRESENT_FONT), title_font=dict(size=PRESENT_FONT + 4))
-    fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
-    fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_FONT - 4))
-    fig.update_layout(legend=dict(font=dict(size=PRESENT_FONT - 4)))
-    fig.for_each_annotation(lambda a: a.update(font=dict(size=max(a.font.size or 0, PRESENT_FONT - 6))))
+    fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
+    fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
+    fig.update_layout(legend=dict(font=dict(size=PRESENT_MIN)), hoverlabel=dict(font_size=PRESENT_MIN))
+    fig.update_coloraxes(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
+    fig.for_each_trace(lambda tr: tr.update(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
+                       if hasattr(tr, "colorbar") else None)
+    fig.for_each_annotation(lambda a: a.update(font=dict(size=max(a.font.size or 0, PRESENT_MIN))))
+    if fig.layout.polar is not None:
+        fig.update_polars(radialaxis_tickfont_size=PRESENT_MIN, angularaxis_tickfont_size=PRESENT_MIN)
     for tr in fig.data:
         if getattr(tr, "type", None) == "scatter":
             width = (tr.line.width or 2) if tr.line is not None else 2

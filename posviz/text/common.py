@@ -28,7 +28,9 @@ EN = {
     "ui.prev": "Previous scene",
     "ui.next": "Next scene",
     "ui.scene": "Scene",
-    "ui.scene_hint": "This page has {n} scenes that tell its story: press Next scene (Alt+→) to start, Alt+← to go back.",
+    "ui.scene_hint": "This page has {n} scenes that tell its story: press Next scene (Alt+→ or a presenter's Page Down) to start, Alt+← (Page Up) to go back.",
+    "ui.share.local": "This address only works on this computer. For phones in the room, start the app with `--server.address 0.0.0.0` and share this computer's network address, or set POSVIZ_PUBLIC_URL to the public address.",
+    "ui.share.lecture": "Lecture-mode link (projector layout), for the lecturer:",
 }
 
 ZH = {
@@ -59,5 +61,7 @@ ZH = {
     "ui.prev": "上一幕",
     "ui.next": "下一幕",
     "ui.scene": "场景",
-    "ui.scene_hint": "本页有 {n} 个场景串起整个故事：点“下一幕”（Alt+→）开始，Alt+← 返回。",
+    "ui.scene_hint": "本页有 {n} 个场景串起整个故事：点“下一幕”（Alt+→ 或翻页笔的 Page Down）开始，Alt+←（Page Up）返回。",
+    "ui.share.local": "这个地址只在本机有效。要让教室里的手机打开，请用 `--server.address 0.0.0.0` 启动应用并分享本机的局域网地址，或把 POSVIZ_PUBLIC_URL 设为公网地址。",
+    "ui.share.lecture": "讲课模式链接（投影布局），供讲师使用：",
 }

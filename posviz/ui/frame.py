@@ -3,13 +3,17 @@
 app.py calls `start()` once at the top of every run: it settles the language and the URL (the
 only place that may rerun or write query parameters for them); `t()` is then a pure lookup.
 """
+import ipaddress
+import json
 import logging
+import os
 import time
 import urllib.parse
 
+import segno
 import streamlit as st
 
-from posviz import text
+from posviz import text, views
 from posviz.scenes import SCENES
 
 # Scenes set bound widgets through session state by design; Streamlit logs a warning for
@@ -45,6 +49,7 @@ def start():
         st.rerun()
     st.session_state["_frame_run"] = True
     st.session_state["_run_t0"] = time.perf_counter()
+    st.session_state["_fx_keys"] = set()     # keys of this run's formula boxes (ui.plotting.explain)
     q = st.query_params.get("lang")
     if q not in text.LANGS:
         q = st.session_state.get("_lang")
@@ -53,8 +58,7 @@ def start():
             q = "zh" if loc.startswith("zh") else "en"
         st.query_params["lang"] = q
     st.session_state["_lang"] = q
-    if present():
-        st.markdown(_PRESENT_CSS, unsafe_allow_html=True)
+    st.markdown(_CSS + (_PRESENT_CSS if present() else ""), unsafe_allow_html=True)
 
 
 def finish():
@@ -82,20 +86,42 @@ def present():
     return st.query_params.get("present") in ("1", "true")
 
 
-# Lecture mode: projector-sized text. A constant stylesheet, never user text.
+# Constant stylesheets, never user text. Always: the scene a scene change points at is marked, and
+# keyboard hints are hidden on touch screens (no keyboard there).
+_CSS = """<style>
+.posviz-shown { outline: 4px solid #E69F00; outline-offset: 6px; border-radius: 6px; transition: outline-color 1s; }
+@media (hover: none) and (pointer: coarse) {
+  .st-key-scene_hint, .st-key-scenes_nav [data-testid="stButtonShortcut"], .st-key-scenes_nav kbd { display: none !important; }
+}
+</style>"""
+# Lecture mode: every number and label a student must read is >= 22 px on a 1280x720 projector.
 _PRESENT_CSS = """<style>
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
-.stMarkdown p, .stMarkdown li, .stCaption, .stAlert p { font-size: 1.45rem !important; line-height: 1.5; }
+.stMarkdown p, .stMarkdown li, .stCaption, .stCaption p, [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p, .stAlert p, .stAlert li { font-size: 1.45rem !important; line-height: 1.5; }
 h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { font-size: 1.9rem !important; }
-[data-testid="stWidgetLabel"] p { font-size: 1.3rem !important; }
+[data-testid="stWidgetLabel"] p, [data-testid="stWidgetLabel"] { font-size: 1.45rem !important; }
 [data-testid="stMetricValue"] { font-size: 2.6rem !important; }
-.stDataFrame, .stTable { font-size: 1.3rem !important; }
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] p, [data-testid="stMetricDelta"] { font-size: 1.45rem !important; }
+[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
+[data-testid="stSliderThumbValue"] * { font-size: 1.45rem !important; }
+[data-testid="stRadio"] label p, [data-testid="stRadio"] label div, [data-testid="stCheckbox"] label p,
+[data-testid="stToggle"] label p, [role="radiogroup"] label p { font-size: 1.45rem !important; }
+[data-baseweb="select"] div, [data-baseweb="select"] span, [data-baseweb="tag"] span, [data-baseweb="popover"] li,
+[data-baseweb="input"] input, [data-testid="stNumberInput"] input, [data-testid="stTextInput"] input { font-size: 1.45rem !important; }
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.45rem !important; }
+[data-testid="stMarkdownContainer"] table th, [data-testid="stMarkdownContainer"] table td { font-size: 1.45rem !important; }
+[data-testid="stExpander"] summary p, [data-testid="stCode"] code, [data-testid="stButton"] p,
+[data-testid="stPageLink"] p, [data-testid="stDownloadButton"] p { font-size: 1.45rem !important; }
 </style>"""
 
 
 # ---------------------------------------------------------------- page header and scenes
 def header(page):
     """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+    global _LEGACY_FIRST_RUN
+    if _LEGACY_FIRST_RUN and "_frame_run" not in st.session_state:   # a page run without app.py
+        _LEGACY_FIRST_RUN = False
+        st.rerun()
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):
@@ -103,40 +129,153 @@ def header(page):
     scenes(page)
 
 
-def _apply_scene(page, index):
+def _apply_scene(page, index, keep=()):
+    """Set the page's widgets to scene `index` (0-based), except the keys in `keep`."""
     sc = SCENES[page][index]
     for k, v in sc["values"].items():
-        st.session_state[k] = v
+        if k not in keep:
+            st.session_state[k] = v
     st.session_state[f"{page}_scene"] = index
+    st.session_state["_scene_show"] = (sc.get("show"), time.time())
+
+
+def _scene_from_url(page, n):
+    """?scene=N (1-based) opens the page at scene N when the link brings a number this session did not
+    write itself; widget values that the link also carries win over the scene's (what the sender saw)."""
+    written = st.session_state.setdefault("_scene_in_url", {})
+    raw = st.query_params.get("scene")
+    if raw is None or written.get(page) == raw:
+        return
+    written[page] = raw
+    try:
+        index = int(raw) - 1
+    except ValueError:
+        return
+    if 0 <= index < n:
+        _apply_scene(page, index, keep=set(st.query_params.keys()))
 
 
 def scenes(page):
-    """Previous / next buttons over the page's scenes (posviz.scenes), with keyboard shortcuts;
-    a scene sets the page's widgets and the URL follows."""
+    """Previous / next buttons over the page's scenes (posviz.scenes); a scene sets the page's widgets,
+    the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about."""
     items = SCENES.get(page)
     if not items:
         return
     n = len(items)
+    _scene_from_url(page, n)
     cur = st.session_state.get(f"{page}_scene", -1)
-    row = st.container(horizontal=True, vertical_alignment="center")
+    row = st.container(horizontal=True, vertical_alignment="center", key="scenes_nav")
     row.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
                on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
     row.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
                on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:",
                type="primary" if cur < 0 else "secondary")
     if cur >= 0:
+        if st.query_params.get("scene") != str(cur + 1):
+            st.query_params["scene"] = str(cur + 1)
+        st.session_state["_scene_in_url"][page] = str(cur + 1)
         st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
     else:
-        row.caption(t("ui.scene_hint", n=n))
+        row.container(key="scene_hint").caption(t("ui.scene_hint", n=n))
+
+
+# The browser side of the frame, one constant script (no user text): it keeps one history entry per
+# rerun (Streamlit pushes one per query-parameter write, so a scene would leave several), takes the
+# scene keys before any focused widget does (Alt+arrow, and PageDown / PageUp of a presenter's
+# clicker), and scrolls to and marks the figure a scene talks about.
+_CLIENT_JS = """<script>
+(() => {
+  const w = window;
+  if (!w.__posvizFrame) {
+    w.__posvizFrame = true;
+    let running = false, pushed = false;
+    const app = () => document.querySelector('[data-testid="stApp"]');
+    new MutationObserver(() => {
+      const now = (app() || {}).dataset?.testScriptState === 'running';
+      if (now && !running) pushed = false;
+      running = now;
+    }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+    const push = history.pushState.bind(history);
+    history.pushState = function (state, title, url) {
+      const samePath = url && new URL(url, location.href).pathname === location.pathname;
+      if (samePath && pushed) return history.replaceState(state, title, url);
+      pushed = true;
+      return push(state, title, url);
+    };
+    w.addEventListener('keydown', (e) => {
+      const next = e.key === 'PageDown' || (e.altKey && e.key === 'ArrowRight');
+      const prev = e.key === 'PageUp' || (e.altKey && e.key === 'ArrowLeft');
+      if (!next && !prev) return;
+      const buttons = document.querySelectorAll('.st-key-scenes_nav button');
+      const b = buttons[next ? 1 : 0];
+      if (!b) return;
+      e.preventDefault(); e.stopImmediatePropagation();
+      if (!b.disabled) b.click();
+    }, true);
+  }
+  const target = %s;
+  if (!target) return;
+  const t0 = Date.now();
+  const seek = () => {
+    const el = document.querySelector('.st-key-show_' + CSS.escape(target)) || document.querySelector('.st-key-' + CSS.escape(target));
+    const idle = (app() || {}).dataset?.testScriptState !== 'running';
+    if (el && idle) {
+      el.scrollIntoView({behavior: 'smooth', block: 'start'});
+      document.querySelectorAll('.posviz-shown').forEach(x => x.classList.remove('posviz-shown'));
+      el.classList.add('posviz-shown');
+      setTimeout(() => el.classList.remove('posviz-shown'), 2500);
+    } else if (Date.now() - t0 < 8000) setTimeout(seek, 100);
+  };
+  const app = () => document.querySelector('[data-testid="stApp"]');
+  seek();
+})();
+</script>"""
+
+
+def client_script():
+    """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
+    scene that was just chosen (a scene's on_click ran before this run; a fresh nonce makes the
+    browser run the script again)."""
+    show = st.session_state.pop("_scene_show", None)
+    target = json.dumps(show[0]) if show and show[0] else "null"
+    nonce = f"<!-- {show[1]} -->" if show else ""
+    st.html(_CLIENT_JS % target + nonce, unsafe_allow_javascript=True)
 
 
 # ---------------------------------------------------------------- sidebar: language, mode, share
-def share_url(page_path):
-    """The full URL of the current view: app URL + page + every query parameter."""
-    base = (st.context.url or "").rstrip("/")
-    if page_path and not base.endswith("/" + page_path):
+def public_base():
+    """The app's address as visitors reach it: POSVIZ_PUBLIC_URL if set (a hosted instance behind a
+    proxy), else the URL this browser used (st.context.url)."""
+    return (os.environ.get("POSVIZ_PUBLIC_URL") or st.context.url or "").rstrip("/")
+
+
+def is_local(url):
+    """True when `url` points at this computer only (localhost / loopback): useless on a phone."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def share_url(page_path, *, lecture=False):
+    """The full URL of the current view: public address + page + every query parameter, for students
+    without `present` (their phones open in the normal layout), for the lecturer with present=1."""
+    base = public_base()
+    root = urllib.parse.urlsplit(base)
+    path = root.path.rstrip("/")
+    for known in ("/" + p for p in (page_path,) if p):
+        if path.endswith(known):
+            path = path[: -len(known)]
+    base = urllib.parse.urlunsplit((root.scheme, root.netloc, path, "", "")).rstrip("/")
+    if page_path:
         base = f"{base}/{page_path}"
-    q = urllib.parse.urlencode(st.query_params.to_dict())
+    params = {k: st.query_params.get_all(k) for k in st.query_params.keys() if k != "present"}
+    if lecture:
+        params["present"] = ["1"]
+    q = urllib.parse.urlencode([(k, v) for k, vs in params.items() for v in vs])
     return f"{base}?{q}" if q else base
 
 
@@ -152,10 +291,9 @@ def _set_present():
         del st.query_params["present"]
 
 
+@views.cached
 def qr_svg(url):
     """QR code of `url` as an SVG string (segno, pure Python)."""
-    import segno  # only the share box needs it
-
     return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")
 
 
@@ -175,4 +313,8 @@ def sidebar(page_path):
             st.caption(t("ui.share.help"))
             if url.startswith("http"):
                 st.image(qr_svg(url), width=220)
+                if is_local(url):
+                    st.warning(t("ui.share.local"), icon=":material/wifi_off:")
+            st.caption(t("ui.share.lecture"))
+            st.code(share_url(page_path, lecture=True), language=None, wrap_lines=True)
         st.caption(t("ui.about"))

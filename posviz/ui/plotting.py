@@ -2,11 +2,13 @@
 "Formula and code" box, and `guard` (a posviz error becomes an st.error in the user's language)."""
 import contextlib
 import functools
+import hashlib
 import importlib
 import inspect
 import re
 
 import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
+import plotly.graph_objects as go
 import streamlit as st
 import torch
 
@@ -55,29 +57,48 @@ def _tensor_key(x):
 
 
 @views.cached(hash_funcs={torch.Tensor: _tensor_key})
-def _built(module, name, args, kwargs, projector):
+def _spec(module, name, args, kwargs, projector):
+    """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
+    when built, lecture-mode style applied."""
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
     return style.freeze(fig)
 
 
-def build(builder, *args, **kwargs):
-    """builder(*args, **kwargs) from a posviz.figures module, cached on its arguments (arrays
-    included): an unchanged figure costs a lookup, not a rebuild."""
-    return style.thaw(_built(builder.__module__, builder.__qualname__, args, kwargs, present()))
+class _Built(go.Figure):
+    """A built figure handed to st.plotly_chart as-is. Streamlit turns a go.Figure into its dict (a
+    deep copy) and a dict into a go.Figure (a full validation) before it serialises either; our
+    figures were validated when they were built and cached as dicts, so this shim hands that dict
+    over directly: the rerun only pays for the JSON encoding (orjson)."""
+
+    def __init__(self, spec):  # noqa: D107  (deliberately not go.Figure.__init__: no validation)
+        self._posviz_spec = spec
+
+    def to_dict(self):
+        return self._posviz_spec
+
+
+def spec(builder, *args, **kwargs):
+    """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
+    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
 
 
 def plot(builder, *args, key, csv=True, **kwargs):
-    """Draw `builder(*args, **kwargs)` (a posviz.figures function; cached) with a CSV of its
-    numbers beneath. Theme off, so the screen and the export share one colour scale."""
-    fig = build(builder, *args, **kwargs) if callable(builder) else builder
-    if not callable(builder) and present():
-        style.presentation(fig)
-    st.plotly_chart(fig, key=key, theme=None, config=plot_config(key))
+    """Draw `builder(*args, **kwargs)` (a posviz.figures function; built once per argument set and
+    cached) with a CSV of its numbers beneath. Theme off, so the screen and the export share one
+    colour scale."""
+    if isinstance(builder, dict):        # TODO(issue 11): transitional (ui.build(...) results)
+        fig = builder
+    elif isinstance(builder, go.Figure):  # TODO(issue 11): transitional (figures built in pages)
+        fig = style.freeze(style.presentation(builder) if present() else builder)
+    else:
+        fig = spec(builder, *args, **kwargs)
+    box = st.container(key=f"show_{key}")    # the element a scene scrolls to (frame.client_script)
+    box.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
     if csv:
         # deferred: the CSV is built only when the button is clicked
-        st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig), file_name=f"posviz_{key}.csv",
+        box.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",
                            mime="text/csv", key=f"{key}_csv", icon=":material/download:",
                            on_click="ignore", type="tertiary")
 
@@ -107,21 +128,47 @@ def formulas(fn):
     return out
 
 
+@views.cached
+def _listing(module, qualname):
+    """(formulas, source) of the function module.qualname, read once per process."""
+    fn = importlib.import_module(module)
+    for part in qualname.split("."):
+        fn = getattr(fn, part)
+    return formulas(fn), inspect.getsource(fn)
+
+
+@st.fragment
+def _formula_box(key, names, note, legacy):
+    # Opening or closing the box reruns this fragment only; a closed box sends nothing.
+    with st.expander(t("ui.formula_code"), key=key, on_change="rerun") as box:
+        if not box.open:
+            return
+        if note:
+            st.markdown(note)
+        listings = [_listing(m, q) for m, q in names]
+        seen = set()
+        for f in legacy + [f for forms, _ in listings for f in forms]:
+            if f not in seen:
+                seen.add(f)
+                st.latex(f)
+        for (m, q), (_, source) in zip(names, listings):
+            st.caption(f"`{m}.{q}`")
+            st.code(source, language="python")
+
+
 def explain(*fns, note=None):
-    """Expander with the formula(s) of each function (from its docstring, so a formula lives once,
-    beside its code) and the exact source of each function that produced the figure above it."""
+    """The "Formula and code" box: the formula(s) of each function (from its docstring, so a formula
+    lives once, beside its code) and the exact source of each function that produced the figure above."""
     legacy = []
     while fns and isinstance(fns[0], (str, list, tuple)):   # TODO(issue 11): pages still passing LaTeX
         legacy += [fns[0]] if isinstance(fns[0], str) else list(fns[0])
         fns = fns[1:]
-    with st.expander(t("ui.formula_code")):
-        if note:
-            st.markdown(note)
-        seen = set()
-        for f in legacy + [f for fn in fns for f in formulas(fn)]:
-            if f not in seen:
-                seen.add(f)
-                st.latex(f)
-        for fn in fns:
-            st.caption(f"`{fn.__module__}.{fn.__qualname__}`")
-            st.code(inspect.getsource(fn), language="python")
+    names = tuple((fn.__module__, fn.__qualname__) for fn in fns)
+    base = "fx_" + hashlib.blake2s(repr(names).encode(), digest_size=4).hexdigest()
+    seen = st.session_state.setdefault("_fx_keys", set())
+    key, n = base, 1
+    while key in seen:
+        n += 1
+        key = f"{base}_{n}"
+    seen.add(key)
+    _formula_box(key, names, note, legacy)
