@@ -291,7 +291,7 @@ def _set_present():
         del st.query_params["present"]
 
 
-@views.cached
+@views.cached(shared=True)
 def qr_svg(url):
     """QR code of `url` as an SVG string (segno, pure Python)."""
     return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")

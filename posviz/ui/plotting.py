@@ -17,7 +17,7 @@ from posviz.figures import export, style
 from posviz.ui.frame import lang, present, t
 from posviz.validate import PosvizError
 
-views.install(st.cache_data)
+views.install(st.cache_data, st.cache_resource)
 
 
 # ---------------------------------------------------------------- errors
@@ -56,10 +56,10 @@ def _tensor_key(x):
     return (str(x.dtype), tuple(x.shape), x.detach().cpu().numpy().tobytes())
 
 
-@views.cached(hash_funcs={torch.Tensor: _tensor_key})
+@views.cached(shared=True, hash_funcs={torch.Tensor: _tensor_key})
 def _spec(module, name, args, kwargs, projector):
     """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
-    when built, lecture-mode style applied."""
+    when built, lecture-mode style applied. Shared, never copied: nothing mutates it."""
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
@@ -128,7 +128,7 @@ def formulas(fn):
     return out
 
 
-@views.cached
+@views.cached(shared=True)
 def _listing(module, qualname):
     """(formulas, source) of the function module.qualname, read once per process."""
     fn = importlib.import_module(module)

@@ -6,29 +6,32 @@ here (posviz.ui installs st.cache_data behind it). Views import no streamlit, fi
 import functools
 
 CACHE_ENTRIES = 64
-_backend = None     # set once by posviz.ui: streamlit's cache_data decorator factory
+_backends = {}      # set once by posviz.ui: {"copy": st.cache_data, "shared": st.cache_resource}
 
 
-def install(backend):
-    """posviz.ui calls this with st.cache_data; without it (tests, scripts) views run uncached."""
-    global _backend
-    _backend = backend
+def install(copy, shared):
+    """posviz.ui calls this with st.cache_data and st.cache_resource; without it (tests, scripts)
+    views run uncached."""
+    _backends.update(copy=copy, shared=shared)
 
 
-def cached(fn=None, *, max_entries=CACHE_ENTRIES, **options):
-    """Cache a view on its arguments (bounded). The cache is made on first call, so that the
-    backend posviz.ui installs at import is the one used; `options` go to the backend."""
+def cached(fn=None, *, max_entries=CACHE_ENTRIES, shared=False, **options):
+    """Cache a view on its arguments, bounded to `max_entries`. Each hit returns a fresh copy of the
+    value (st.cache_data); `shared=True` returns the one stored object (st.cache_resource, no copy per
+    hit) for values nobody mutates, such as a built figure. The cache is made on first call, so that
+    the backends posviz.ui installs at import are the ones used; `options` go to the backend."""
     if fn is None:
-        return functools.partial(cached, max_entries=max_entries, **options)
+        return functools.partial(cached, max_entries=max_entries, shared=shared, **options)
     inner = None
 
     @functools.wraps(fn)
     def view(*args, **kwargs):
         nonlocal inner
         if inner is None:
-            if _backend is None:
+            backend = _backends.get("shared" if shared else "copy")
+            if backend is None:
                 return fn(*args, **kwargs)
-            inner = _backend(max_entries=max_entries, show_spinner=False, **options)(fn)
+            inner = backend(max_entries=max_entries, show_spinner=False, **options)(fn)
         return inner(*args, **kwargs)
 
     view.uncached = fn
