@@ -103,7 +103,7 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 [data-testid="stMetricValue"] { font-size: 2.6rem !important; }
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] p, [data-testid="stMetricDelta"] { font-size: 1.45rem !important; }
 [data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
-[data-testid="stSliderThumbValue"] * { font-size: 1.45rem !important; }
+[data-testid="stSliderThumbValue"] *, [data-testid="stSliderTickBar"] * { font-size: 1.45rem !important; }
 [data-testid="stRadio"] label p, [data-testid="stRadio"] label div, [data-testid="stCheckbox"] label p,
 [data-testid="stToggle"] label p, [role="radiogroup"] label p { font-size: 1.45rem !important; }
 [data-baseweb="select"] div, [data-baseweb="select"] span, [data-baseweb="tag"] span, [data-baseweb="popover"] li,

@@ -1,0 +1,199 @@
+"""The lecture hall in Debian's Chromium (issue 12): the share link is always the current view,
+scenes bring their figure into view with one history entry each, lecture mode is readable on a
+1280x720 projector, and every figure fits a 390x844 phone.
+
+In CI (CI=true) a missing browser is a failure, never a skip.
+"""
+import io
+import time
+import urllib.parse
+
+import pytest
+
+from browser_util import app_server, browser_missing_reason, browser_required, launch, page_paths, settle
+
+PATHS = page_paths()
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+PROJECTOR = dict(viewport={"width": 1280, "height": 720})
+MIN_PROJECTOR_PX = 22
+
+
+@pytest.fixture(scope="module")
+def server():
+    reason = browser_missing_reason()
+    if reason:
+        if browser_required():
+            pytest.fail(f"browser tests are required here but cannot run: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with app_server() as (base, _, _), sync_playwright() as p:
+        b = launch(p)
+        yield base, b
+        b.close()
+
+
+def _open(ctx, url):
+    page = ctx.new_page()
+    page.goto(url)
+    settle(page)
+    return page
+
+
+def _widget_values(page):
+    """{widget key: value} of every slider, radio and toggle in the main area (read from the DOM)."""
+    return page.evaluate("""() => {
+      const out = {};
+      document.querySelectorAll('[data-testid="stMain"] [class*="st-key-"]').forEach(el => {
+        const key = Array.from(el.classList).find(c => c.startsWith('st-key-')).slice(7);
+        const range = el.querySelector('input[type="range"]');
+        const radio = el.querySelector('input[type="radio"]:checked');
+        const box = el.querySelector('input[type="checkbox"]');
+        if (range) out[key] = range.value;
+        else if (radio) out[key] = radio.closest('label').innerText;
+        else if (box) out[key] = box.checked;
+      });
+      return out; }""")
+
+
+def _share_box(page):
+    page.locator('[data-testid="stSidebar"] [data-testid="stExpander"] summary').last.click()
+    page.locator('[data-testid="stSidebar"] [data-testid="stImage"] img').first.wait_for(timeout=10000)
+    time.sleep(0.5)
+
+
+def test_share_link_and_qr_are_the_view_after_the_last_interaction(server):
+    import numpy as np
+    import zxingcpp
+    from PIL import Image
+
+    base, browser = server
+    ctx = browser.new_context(**PROJECTOR)
+    page = _open(ctx, f"{base}/rope?lang=zh&present=1")
+    try:
+        page.locator('[data-testid="stSidebarCollapsedControl"] button, [data-testid="stExpandSidebarButton"]').first.click()
+        slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
+        for keys in (["ArrowRight"], ["PageDown", "PageDown"], ["ArrowRight", "ArrowRight"]):
+            for k in keys:
+                slider.focus()
+                page.keyboard.press(k)
+                time.sleep(0.3)
+                settle(page)
+        _share_box(page)
+        codes = [c.inner_text().strip() for c in page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').all()]
+        student, lecturer = codes[0], codes[-1]
+        img = page.locator('[data-testid="stSidebar"] [data-testid="stImage"] img').first
+        decoded = [r.text for r in zxingcpp.read_barcodes(np.asarray(Image.open(io.BytesIO(img.screenshot())).convert("L")))]
+        assert decoded == [student]
+        want = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+        got = urllib.parse.parse_qs(urllib.parse.urlparse(student).query)
+        assert "present" not in got, "students' phones must not open in lecture mode"
+        assert got == {k: v for k, v in want.items() if k != "present"}
+        assert urllib.parse.parse_qs(urllib.parse.urlparse(lecturer).query).get("present") == ["1"]
+        before = _widget_values(page)
+        again = _open(ctx, student)
+        try:
+            assert _widget_values(again) == before
+            assert again.locator('[data-testid="stException"]').count() == 0
+        finally:
+            again.close()
+    finally:
+        page.close()
+        ctx.close()
+
+
+def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_any_widget_focused(server):
+    from posviz import scenes
+
+    base, browser = server
+    ctx = browser.new_context(**PROJECTOR)
+    page = _open(ctx, f"{base}/relative?lang=en&present=1")
+    try:
+        n = len(scenes.SCENES["relative"])
+        h0 = page.evaluate("history.length")
+        for i in range(n):
+            page.locator('[data-testid="stSlider"] input[type="range"]').first.focus()   # a focused widget
+            page.keyboard.press("Alt+ArrowRight" if i % 2 else "PageDown")
+            time.sleep(0.3)
+            settle(page)
+            info = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text()
+            assert f"{i + 1}/{n}" in info, info
+            target = scenes.SCENES["relative"][i]["show"]
+            time.sleep(1.2)   # smooth scrolling
+            box = page.evaluate("""(key) => { const el = document.querySelector('.st-key-show_' + key) ||
+                document.querySelector('.st-key-' + key); if (!el) return null; const r = el.getBoundingClientRect();
+                return {top: r.top, bottom: r.bottom, marked: el.classList.contains('posviz-shown') || null}; }""", target)
+            assert box is not None, f"scene {i + 1}: nothing with key {target}"
+            assert -5 <= box["top"] < 720 * 0.6, f"scene {i + 1}: {target} is not brought into view ({box})"
+            assert page.evaluate("history.length") == h0 + i + 1, "one history entry per scene"
+        page.go_back()
+        settle(page)
+        assert f"scene={n - 1}" in page.url
+    finally:
+        page.close()
+        ctx.close()
+
+
+FONT_SIZES_JS = """() => {
+  const sel = ['[data-testid="stSliderThumbValue"]', '[data-testid="stWidgetLabel"] p', '[role="radiogroup"] label p',
+    '[data-testid="stMetricLabel"] p', '[data-testid="stMetricValue"]', '[data-baseweb="select"] div',
+    '[data-baseweb="tag"] span', '[data-testid="stTable"] td', '[data-testid="stTable"] th',
+    '[data-testid="stCaptionContainer"]', '[data-testid="stMarkdownContainer"] p', '[data-testid="stAlert"] p',
+    '.js-plotly-plot .gtitle', '.js-plotly-plot .xtitle', '.js-plotly-plot .ytitle', '.js-plotly-plot .annotation-text',
+    '.js-plotly-plot .xtick text', '.js-plotly-plot .ytick text', '.js-plotly-plot .legendtext',
+    '.js-plotly-plot .cbtitle text', '.js-plotly-plot .cbaxis text'];
+  const small = [];
+  for (const s of sel) for (const el of document.querySelectorAll('[data-testid="stMain"] ' + s)) {
+    if (!el.textContent.trim() || el.closest('[data-testid="stExpander"]') || el.closest('[data-testid="stCode"]')) continue;
+    const r = el.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize) || parseFloat(el.getAttribute('font-size') || '0');
+    if (px < %d) small.push(s + ' ' + px + 'px: ' + el.textContent.trim().slice(0, 40));
+  }
+  return small; }""" % MIN_PROJECTOR_PX
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_lecture_mode_text_is_projector_sized(server, path):
+    base, browser = server
+    ctx = browser.new_context(**PROJECTOR)
+    page = _open(ctx, f"{base}/{path}?lang=zh&present=1")
+    try:
+        time.sleep(1)
+        small = page.evaluate(FONT_SIZES_JS)
+        assert not small, f"/{path}: text under {MIN_PROJECTOR_PX} px in lecture mode:\n" + "\n".join(small[:20])
+    finally:
+        page.close()
+        ctx.close()
+
+
+LAYOUT_JS = """() => {
+  const W = window.innerWidth, problems = [];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  document.querySelectorAll('.js-plotly-plot').forEach((gd, k) => {
+    const r = gd.getBoundingClientRect();
+    if (r.right > W + 1) problems.push(`plot ${k} is ${Math.round(r.right)} px wide on a ${W} px screen`);
+    const titles = Array.from(gd.querySelectorAll('.annotation-text, .gtitle')).filter(t => t.textContent.trim())
+      .map(t => [t.textContent.trim().slice(0, 30), t.getBoundingClientRect()]);
+    for (let i = 0; i < titles.length; i++) for (let j = i + 1; j < titles.length; j++)
+      if (hit(titles[i][1], titles[j][1])) problems.push(`plot ${k}: "${titles[i][0]}" overlaps "${titles[j][0]}"`);
+    const areas = Array.from(gd.querySelectorAll('.nsewdrag')).map(a => a.getBoundingClientRect());
+    gd.querySelectorAll('.colorbar').forEach(cb => { const c = cb.getBoundingClientRect();
+      if (areas.some(a => hit(a, c))) problems.push(`plot ${k}: a colorbar covers a panel`); });
+  });
+  return problems; }"""
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_every_figure_fits_a_phone(server, path):
+    base, browser = server
+    ctx = browser.new_context(**PHONE)
+    page = _open(ctx, f"{base}/{path}?lang=zh")
+    try:
+        time.sleep(1)
+        problems = page.evaluate(LAYOUT_JS)
+        assert not problems, f"/{path} on a 390 px phone:\n" + "\n".join(problems[:20])
+        hint = page.locator(".st-key-scene_hint")
+        assert hint.count() == 0 or not hint.first.is_visible(), "keyboard hint shown on a touch screen"
+    finally:
+        page.close()
+        ctx.close()
