@@ -46,3 +46,37 @@ def test_scenes_apply_in_order_and_round_trip_through_the_url(page):
     assert at.button(key=f"{page}_next").disabled
     at.button(key=f"{page}_prev").click().run()
     assert_clean(at)
+
+
+@pytest.mark.parametrize("page", sorted(scenes.SCENES))
+def test_every_scene_names_the_figure_it_shows(page):
+    """`show` is the key of a ui.plot figure or widget on the page: the frame scrolls there."""
+    import pathlib
+    import re
+
+    src = (pathlib.Path(__file__).resolve().parents[2] / "pages" / f"{page}.py").read_text(encoding="utf-8")
+    keys = set(re.findall(r"""key\s*=\s*f?["']([A-Za-z0-9_{}]+)["']""", src)) | set(re.findall(r"""ui\.\w+\(\s*["']([a-z][a-z0-9_]*)["']""", src))
+    prefixes = {k.split("{")[0] for k in keys if "{" in k}
+    for i, sc in enumerate(scenes.SCENES[page]):
+        show = sc.get("show")
+        assert show, f"{page} scene {i + 1} has no 'show'"
+        assert show in keys or any(show.startswith(p) for p in prefixes if p), f"{page} scene {i + 1}: no key {show!r} on the page"
+
+
+def test_a_link_with_scene_n_opens_that_scene_and_its_own_values_win():
+    items = scenes.SCENES["rope"]
+    n = len(items)
+    at = open_page("rope", "zh", scene="3")
+    assert_clean(at)
+    assert f"3/{n}" in at.info[0].value
+    got = _values(at, set(items[2]["values"]))
+    assert all(got[k] == (list(v) if isinstance(v, tuple) else v) for k, v in items[2]["values"].items() if k in got)
+    at = open_page("rope", "en", scene="3", rope_base="100")   # the sender moved the base after the scene
+    assert at.select_slider(key="rope_base").value == 100
+    assert f"3/{n}" in at.info[0].value
+    at.button(key="rope_next").click().run()                    # and the scenes go on from there
+    assert f"4/{n}" in at.info[0].value and at.query_params["scene"] == "4"
+    for bad in ("0", "99", "x", "-1"):
+        at = open_page("rope", "en", scene=bad)
+        assert_clean(at)
+        assert not at.info or "/" not in at.info[0].value.split("·")[0]

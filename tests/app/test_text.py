@@ -61,3 +61,58 @@ def test_pages_use_only_existing_text_keys():
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "t" and node.args and isinstance(node.args[0], ast.Constant)):
                 assert text.has(node.args[0].value), f"{path.name}: unknown text key {node.args[0].value}"
+
+
+# How the articles are cited to users: by their titles, never as "seed 000". A random seed is a seed.
+SEED_AS_ARTICLE = re.compile(r"seed\s*0{0,2}[01]\b|seed\s*(article|text|paper)s?|(both|the two|two)\s+seeds|"
+                             r"种子\s*(文章|0|00)|种子文章|种子\s*[一二]", re.I)
+
+
+def _user_strings():
+    """Every user-visible string: the text tables, and string literals in pages and figures."""
+    for lang, table in text.TABLES.items():
+        for key, value in table.items():
+            yield f"text[{lang}] {key}", value
+    for folder in ("pages", "posviz/figures"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and not _is_docstring(node, path):
+                    yield f"{path.relative_to(ROOT)}:{node.lineno}", node.value
+
+
+def _is_docstring(node, path, _cache={}):
+    if path not in _cache:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        _cache[path] = {id(n.body[0].value) for n in ast.walk(tree)
+                        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                        and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        _cache[(path, "lines")] = {n.body[0].value.lineno for n in ast.walk(tree)
+                                   if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                                   and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return node.lineno in _cache[(path, "lines")]
+
+
+def test_no_user_text_calls_the_articles_seeds():
+    bad = [f"{where}: {s[:90]!r}" for where, s in _user_strings() if SEED_AS_ARTICLE.search(s)]
+    assert not bad, "cite the articles by title:\n" + "\n".join(bad)
+
+
+def test_the_articles_are_cited_by_their_titles_in_both_languages():
+    zh = " ".join(text.TABLES["zh"].values())
+    en = " ".join(text.TABLES["en"].values())
+    assert "《词相同但顺序不同" in zh and "《位置编码》" in zh
+    assert "Same words, different order" in en and "Position encodings" in en
+
+
+# An English sentence: five or more English words in a row (code in backticks and names of models are not).
+ENGLISH_SENTENCE = re.compile(r"(?<![`\w])(?:[A-Za-z][a-z]+[ ,;:]+){4,}[A-Za-z][a-z]+")
+
+
+def _english_outside_code(s):
+    return ENGLISH_SENTENCE.search(re.sub(r"`[^`]*`|\$[^$]*\$|\{[^}]*\}", " ", s))
+
+
+def test_chinese_errors_and_messages_have_no_english_sentences():
+    bad = [f"{k}: {v[:100]!r}" for k, v in text.TABLES["zh"].items()
+           if (k.startswith("err.") or k.startswith("ui.")) and _english_outside_code(v)]
+    assert not bad, "\n".join(bad)

@@ -4,6 +4,7 @@ import io
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 
 from posviz.figures import export, style
 
@@ -12,23 +13,37 @@ def _rows(text):
     return list(csv.reader(io.StringIO(text)))
 
 
-def test_heatmap_csv_has_one_row_per_y_and_one_column_per_x():
+def test_csv_has_one_header_row_and_one_row_per_point():
     z = np.arange(12, dtype=np.float32).reshape(3, 4)
-    fig = go.Figure(style.heatmap(z, x=[10, 11, 12, 13], y=[0, 1, 2]))
-    rows = _rows(export.figure_csv(fig))
-    assert rows[1] == ["y\\x", "10", "11", "12", "13"]
-    grid = np.array([[float(v) for v in r[1:]] for r in rows[2:]])
-    assert grid.shape == (3, 4)
-    np.testing.assert_allclose(grid, z)
+    fig = go.Figure([style.heatmap(z, x=[10, 11, 12, 13], y=[0, 1, 2]),
+                     go.Scatter(x=[0, 1, 2], y=[5, 6, 7], name="a"), go.Scatter(x=[0, 1], y=[1, 2], name="b")])
+    rows = _rows(export.figure_csv(fig, "demo"))
+    assert rows[0] == export.HEADER == ["figure", "trace", "x", "y", "z"]
+    assert all(len(r) == 5 and r[0] == "demo" for r in rows[1:])
+    cells, lines = rows[1:13], rows[13:]
+    assert len(cells) == 12 and len(lines) == 5
+    grid = {(float(r[2]), float(r[3])): float(r[4]) for r in cells}
+    assert grid[(12.0, 1.0)] == z[1, 2] and grid[(10.0, 2.0)] == z[2, 0]
+    assert [r[1] for r in lines] == ["a"] * 3 + ["b"] * 2
+    assert [float(r[3]) for r in lines[:3]] == [5, 6, 7] and all(r[4] == "" for r in lines)
 
 
-def test_line_csv_has_one_row_per_point_per_trace():
-    fig = go.Figure([go.Scatter(x=[0, 1, 2], y=[5, 6, 7], name="a"), go.Scatter(x=[0, 1], y=[1, 2], name="b")])
+def test_csv_holds_the_real_numbers_not_the_plotted_ones():
+    """An exact 0 drawn at a log axis's floor is exported as 0 (issue 14)."""
+    err = np.array([0.0, 1e-6, 3e-3])
+    fig = go.Figure(go.Scatter(x=[0, 1, 2], **style.real_values("y", np.maximum(err, 1e-9), err), name="err"))
     rows = _rows(export.figure_csv(fig))
-    data = [r for r in rows if not r[0].startswith("#")]
-    assert len(data) == 5
-    assert [r[1] for r in data] == ["a"] * 3 + ["b"] * 2
-    assert [float(r[3]) for r in data[:3]] == [5, 6, 7]
+    assert [float(r[3]) for r in rows[1:]] == pytest.approx([0.0, 1e-6, 3e-3], rel=1e-6)
+    z = np.array([[0.0, 10.0], [100.0, 1.0]])
+    fig = go.Figure(go.Heatmap(z=np.log10(np.maximum(z, 1e-9)), **{k: v for k, v in style.real_values("z", None, z).items() if k != "z"}))
+    cells = _rows(export.figure_csv(fig))[1:]
+    assert sorted(float(r[4]) for r in cells) == [0.0, 1.0, 10.0, 100.0]
+
+
+def test_csv_reads_the_cached_dict_spec_as_well_as_the_figure():
+    fig = go.Figure([go.Scatter(x=np.arange(5, dtype=np.float32), y=np.linspace(0, 1, 5, dtype=np.float32), name="s"),
+                     style.heatmap(np.eye(3))])
+    assert export.figure_csv(style.freeze(fig)) == export.figure_csv(fig)
 
 
 def test_diverging_heatmaps_are_centred_and_float32():
@@ -52,6 +67,8 @@ def test_every_page_figure_exports_a_non_empty_csv():
             fig = go.Figure(spec)
             text = export.figure_csv(fig)
             if any(getattr(tr, "type", None) in ("heatmap", "scatter", "bar", "scatterpolar") for tr in fig.data):
-                assert len(_rows(text)) >= 2, f"/{path}: empty CSV for {spec.get('layout', {}).get('title')}"
+                rows = _rows(text)
+                assert rows[0] == export.HEADER and len(rows) >= 2, f"/{path}: empty CSV for {spec.get('layout', {}).get('title')}"
+                assert all(len(r) == len(export.HEADER) for r in rows), f"/{path}: ragged CSV"
         n_csv = len(at.get("download_button"))
         assert n_csv >= len(figures(at)), f"/{path}: {len(figures(at))} figures but {n_csv} CSV buttons"

@@ -1,41 +1,38 @@
-"""posviz.figures.decay: trace types, normalisation, axes and payload sizes."""
+"""posviz.figures.decay: trace types, normalisation, axes, labels and payload sizes."""
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
-from posviz.pe import decay
 from posviz.figures import decay as fd
-from posviz.text.decay import BASES
+from posviz.figures import style
+from posviz.pe import decay
+from posviz.views import decay as V
+
+# trace names are templates the builder fills per curve; the test labels show which fields it filled
+LABELS = {"title": "T", "x": "r", "y": "y", "bound": "bound|base={base}", "ones": "ones|base={base}",
+          "alibi": "alibi|h={h},m={m}", "sin": "sin|base={base},dim={dim}", "band": "band|{base}",
+          "band_hi": "hi|{base}", "mean": "mean|{base}", "expected": "expected|{base}", "example": "example|{base}",
+          "pair": "pair|base={base},i={i},theta={theta}", "mark": "mark|base={base},r={r},v={v}"}
 
 
-def t(key, **fmt):
-    return key + ("|" + ",".join(f"{k}={v}" for k, v in sorted(fmt.items())) if fmt else "")
+def _main(d=128, R=1024, bases=(10000, 500000), log=False, heads=(), sin=None):
+    r = V.grid.uncached(R, log)
+    series = [(b, V.main_curves.uncached(d, R, log, b)) for b in bases]
+    alibi = V.alibi_lines.uncached(R, log, tuple(heads)) if heads else None
+    sinus = (sin, V.SIN_BASE, V.sinusoidal_line.uncached(R, log, sin)) if sin else None
+    return r, fd.curves_figure(r, series, alibi=alibi, sinusoidal=sinus, log_x=log, labels=LABELS)
 
 
-def _main(d=128, R=1024, bases=(10000, 500000), log=False, heads=(), sin=None, points=1025):
-    r = decay.distance_grid(R, points=points, log=log)
-    series = [(b, decay.roformer_decay_bound_at(d, r, base=b).numpy(), decay.ones_score_curve(d, r, base=b).numpy())
-              for b in bases]
-    slopes = decay.alibi_slopes(8).tolist()
-    alibi = [(h, slopes[h - 1], p) for h, p in zip(heads, decay.alibi_penalty(r, heads).numpy())] if heads else None
-    sinus = (sin, 10000, decay.sinusoidal_dot(sin, r).numpy()) if sin else None
-    return r.numpy(), fd.decay_figure(r.numpy(), d, series, alibi=alibi, sinusoidal=sinus, log_x=log, t=t)
+def _random(d=128, R=1024, bases=(10000, 500000), log=False, n=64, rho=1.0):
+    r = V.grid.uncached(R, log)
+    rows = [(b, V.random_curves.uncached(d, R, log, b, n, rho, 0)) for b in bases]
+    return r, fd.random_figure(r, rows, log_x=log, labels=LABELS)
 
 
-def _random(d=128, R=1024, bases=(10000, 500000), log=False, n=64, rho=1.0, points=1025):
-    r = decay.distance_grid(R, points=points, log=log)
-    rows = []
-    for b in bases:
-        band = decay.random_score_band(d, r, base=b, n_samples=n, correlation=rho)
-        exp = decay.random_score_expectation(d, r, base=b, correlation=rho)
-        rows.append((b, band.mean.numpy(), band.std.numpy(), band.example.numpy(), exp.numpy()))
-    return r.numpy(), fd.random_figure(r.numpy(), rows, correlation=rho, log_x=log, t=t)
-
-
-def _pair(d=128, R=1024, bases=(10000, 500000), pair=16, log=False, points=1025):
-    r = decay.distance_grid(R, points=points, log=log)
-    rows = [(b, float(decay.rope_inv_freq(d, b)[pair]), decay.pair_oscillation(d, r, pair, base=b).numpy())
-            for b in bases]
-    return r.numpy(), fd.pair_figure(r.numpy(), rows, pair=pair, log_x=log, t=t)
+def _pair(d=128, R=1024, bases=(10000, 500000), pair=16, log=False):
+    r = V.grid.uncached(R, log)
+    rows = [(b, V.pair_curve.uncached(d, R, log, b, pair)) for b in bases]
+    return r, fd.pair_figure(r, rows, pair=pair, log_x=log, labels=LABELS)
 
 
 def test_main_figure_normalises_to_one_at_zero():
@@ -49,10 +46,11 @@ def test_main_figure_normalises_to_one_at_zero():
     alibi1, alibi8, sin = fig.data[4], fig.data[5], fig.data[6]
     np.testing.assert_allclose(alibi1.y, 1 - 0.5 * r, rtol=1e-6)           # 1 - m r, m = 1/2
     np.testing.assert_allclose(alibi8.y, 1 - r / 256, rtol=1e-6, atol=1e-6)
-    assert sin.y[0] == pytest.approx(1.0)
+    assert alibi1.name == "alibi|h=1,m=0.5"
+    assert sin.y[0] == pytest.approx(1.0) and sin.name == "sin|base=1e4,dim=512"
     assert tuple(fig.layout.yaxis.range) == fd.Y_RANGE
     assert fig.layout.xaxis.type == "linear"
-    assert "base=1e4" in bound.name and "decay.fig.bound" in bound.name
+    assert bound.name == "bound|base=1e4" and fig.layout.title.text == "T"
 
 
 def test_sinusoidal_equals_ones_curve_when_widths_match():
@@ -61,12 +59,15 @@ def test_sinusoidal_equals_ones_curve_when_widths_match():
 
 
 def test_show_ones_off_and_log_axis():
-    r = decay.distance_grid(65536, points=1025, log=True)
-    series = [(10000, decay.roformer_decay_bound_at(64, r).numpy(), decay.ones_score_curve(64, r).numpy())]
-    fig = fd.decay_figure(r.numpy(), 64, series, show_ones=False, log_x=True, t=t)
+    r = V.grid.uncached(65536, True)
+    fig = fd.curves_figure(r, [(10000, V.main_curves.uncached(64, 65536, True, 10000))], show_ones=False, log_x=True,
+                           labels=LABELS)
     assert len(fig.data) == 1
     assert fig.layout.xaxis.type == "log"
     assert fig.layout.xaxis.range[1] == pytest.approx(np.log10(65536))
+    leg, title = fig.layout.legend, fig.layout.title                        # phone: legend rows at the very bottom,
+    assert leg.orientation == "h" and (leg.yref, leg.y, leg.yanchor) == ("container", 0, "bottom")
+    assert title.yref == "container" and title.pad.t >= 30                  # the title below plotly's toolbar
 
 
 def test_random_figure_band_and_traces():
@@ -76,28 +77,30 @@ def test_random_figure_band_and_traces():
     assert lo.fill == "tonexty" and hi.showlegend is False
     assert np.all(np.asarray(hi.y) >= np.asarray(lo.y))
     assert np.abs(np.asarray(fig.data[3].y)).max() == 0.0   # expectation 0 for independent content
-    assert "decay.fig.random.title|rho=0" == fig.layout.title.text
+    assert fig.layout.title.text == "T"
 
 
-def test_random_figure_without_example():
+def test_random_figure_without_example_or_expectation():
     r = decay.distance_grid(100)
     band = decay.random_score_band(16, r, n_samples=4)
-    fig = fd.random_figure(r.numpy(), [(100, band.mean, band.std, band.example, None)], correlation=1.0,
-                           show_example=False, t=t)
+    curves = {"mean": band.mean.numpy(), "std": band.std.numpy(), "example": band.example.numpy(), "expected": None}
+    fig = fd.random_figure(r.numpy(), [(100, curves)], show_example=False, labels=LABELS)
     assert len(fig.data) == 3
     assert fig.data[2].mode == "lines+markers"           # 101 integer distances: markers shown
 
 
-def test_pair_figure_marks_seed_example():
+def test_pair_figure_marks_the_article_example():
     r, fig = _pair(d=2, R=16, bases=(10000,), pair=0)
     line, mark = fig.data
     np.testing.assert_allclose(line.y, np.cos(np.arange(17)), atol=1e-6)
     assert list(mark.x) == [3] and mark.y[0] == pytest.approx(np.cos(3.0), abs=1e-6)
-    assert "v=-0.9900" in mark.name
+    assert "v=−0.9900" in mark.name and "r=3" in mark.name
 
 
 def test_pair_figure_without_r3():
-    _, fig = _pair(R=131072, bases=(10000,), points=50)  # linear grid of 50 does not hit r = 3
+    r = decay.distance_grid(131072, points=50)           # a linear grid of 50 does not hit r = 3
+    curve = {"theta": 0.1, "cos": decay.pair_oscillation(128, r, 16).numpy()}
+    fig = fd.pair_figure(r.numpy(), [(10000, curve)], pair=16, labels=LABELS)
     assert len(fig.data) == 1
 
 
@@ -108,9 +111,17 @@ def test_payload_default_and_max():
     for f in (f1, f2, f3):
         assert len(f.to_json()) < 300_000
     for log in (False, True):
-        _, g1 = _main(d=512, R=decay.MAX_DISTANCE, bases=BASES, heads=tuple(range(1, 9)), sin=1024, log=log)
-        _, g2 = _random(d=512, R=decay.MAX_DISTANCE, bases=BASES, n=16, log=log)
-        _, g3 = _pair(d=512, R=decay.MAX_DISTANCE, bases=BASES, pair=255, log=log)
+        _, g1 = _main(d=512, R=decay.MAX_DISTANCE, bases=V.BASES, heads=tuple(range(1, 9)), sin=1024, log=log)
+        _, g2 = _random(d=512, R=decay.MAX_DISTANCE, bases=V.BASES, n=16, log=log)
+        _, g3 = _pair(d=512, R=decay.MAX_DISTANCE, bases=V.BASES, pair=255, log=log)
         for g in (g1, g2, g3):
             assert len(g.to_json()) < 2_000_000
-            assert all(len(tr.x) <= 1025 for tr in g.data)
+            assert all(len(tr.x) <= V.POINTS for tr in g.data)
+
+
+def test_every_figure_is_valid_plotly():
+    """The builders skip plotly's validation for speed: validate what they build here, every kind."""
+    for log in (False, True):
+        for fig in (_main(heads=(1, 8), sin=512, log=log)[1], _random(log=log)[1], _pair(d=2, R=16, pair=0, log=log)[1]):
+            go.Figure(fig.to_dict())                                            # raises on a wrong property
+            go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode

@@ -1,38 +1,48 @@
-"""Figures of the extrapolation page: trace types, shapes, log axes, payload size."""
-import json
-
+"""Figures of the extrapolation page: trace types, shapes, log axes, labels taken from the labels dict,
+payload size; one panel each."""
 import pytest
 
-from posviz.pe import models as presets
-from posviz.pe import scaling
 from posviz.figures import extrapolation as fx
+from posviz.pe import models as gallery
+from posviz.pe import scaling
+from posviz.views import extrapolation as view
+from posviz.views import models as mview
 
 
-def t(key, **fmt):
-    return key + (json.dumps(fmt, sort_keys=True) if fmt else "")
+class Labels(dict):
+    """Every label its own key, so a test can see which label went where."""
+
+    def __missing__(self, key):
+        return key
+
+    def get(self, key, default=None):
+        return self[key]
 
 
-def view(key="llama31_8b", method="model", l_train=None, l_target=None):
-    p = presets.preset(key)
-    return p, scaling.extrapolation_view(p["head_dim"], p["rope_parameters"], l_train or p["l_train"],
-                                         l_target or p["l_target"], method)
+L = Labels()
+
+
+def analysis(key="llama31_8b", method="model", l_train=None, l_target=None):
+    e = mview.entry(key)
+    d, params = view.spectrum_inputs(e)
+    return e, view.analysis(d, params, l_train or e["l_train"], l_target or e["l_target"], method)
 
 
 def test_ratio_figure_bands():
-    p, v = view()
-    fig = fx.ratio_figure(v["ratio"], v["bands"], v["factor"], t=t, name=p["name"])
+    _, v = analysis()
+    fig = fx.ratio_figure(v["ratio"], v["bands"], v["factor"], labels=L)
     assert [tr.type for tr in fig.data] == ["bar"] * 3
-    assert [len(tr.x) for tr in fig.data] == [29, 6, 29]          # kept / smoothed / divided by 8
+    assert [len(tr.x) for tr in fig.data] == [29, 6, 29] == v["band_counts"]     # kept / smoothed / divided by 8
     assert fig.data[0].marker.color == fx.BAND_COLORS[0]
     assert max(fig.data[2].y) == pytest.approx(1 / 8, rel=1e-5)
     assert min(fig.data[0].y) == pytest.approx(1.0)
-    assert "band0" in fig.data[0].name and "29" in fig.data[0].name
+    assert fig.data[0].name == "band0" and fig.layout.title.text == "title"
+    assert "one_over" in [a.text for a in fig.layout.annotations]
 
 
 def test_wavelength_figure():
-    _, v = view("llama2_7b", "linear", 4096, 16384)
-    fig = fx.wavelength_figure(v["wavelengths"], 4096, 16384, t=t, scaled=v["wavelengths_selected"],
-                               scaled_name="PI")
+    _, v = analysis("llama2_7b", "linear", 4096, 16384)
+    fig = fx.wavelength_figure(v["wavelengths"], 4096, 16384, labels=L, scaled=v["wavelengths_selected"])
     assert [tr.type for tr in fig.data] == ["scatter"] * 3
     assert len(fig.data[0].x) + len(fig.data[1].x) == 64 and len(fig.data[1].x) == 18
     assert fig.layout.yaxis.type == "log"
@@ -40,50 +50,60 @@ def test_wavelength_figure():
 
 
 def test_phase_figure_marks_never_seen():
-    _, v = view("llama2_7b", "default", 4096, 16384)
-    fig = fx.phase_figure(v["seen"], v["needed"], v["never_seen"], t=t)
+    _, v = analysis("llama2_7b", "default", 4096, 16384)
+    fig = fx.phase_figure(v["seen"], v["needed"], v["never_seen"], labels=L)
     assert [tr.type for tr in fig.data] == ["bar", "scatter", "scatter"]
     assert len(fig.data[0].x) == 64 and len(fig.data[2].x) == 18
-    assert '"n": 18' in fig.layout.title.text
     assert max(fig.data[0].y) <= 1.0
 
 
-def test_frequencies_figure_all_methods():
-    _, v = view("qwen25_7b_yarn", "model")
-    curves = [(m, m, v["curves"][m][0]) for m in list(scaling.METHODS) + ["model"]]
-    fig = fx.frequencies_figure(curves, t=t, yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"])
+def test_frequencies_figure_all_methods_and_sections():
+    _, v = analysis("qwen25_7b_yarn", "model")
+    curves = [(m, m, v["curves"][m][0]) for m in list(scaling.SCALING_METHODS) + ["model"]]
+    fig = fx.frequencies_figure(curves, labels=L, yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"])
     assert len(fig.data) == 7 and all(tr.type == "scatter" for tr in fig.data)
     assert all(len(tr.y) == 64 for tr in fig.data)
     assert fig.layout.yaxis.type == "log"
     assert len(fig.layout.shapes) == 1 + len(v["llama3_edges"])   # YaRN ramp band + Llama 3 edges
+    sections = [(a, b, f"axis{i}") for a, b, i in view.mrope_sections([16, 24, 24])]
+    fig = fx.frequencies_figure(curves[:1], labels=L, sections=sections)
+    assert len(fig.layout.shapes) == 3 and sections[-1][:2] == (40, 64)
 
 
-def test_decay_figure_log_x_and_decimated():
-    _, v = view("llama2_7b", "default", 256, 1048576)
+def test_decay_figure_log_x_decimated_and_switch():
+    _, v = analysis("llama2_7b", "default", 256, 1048576)
     curves = [(m, m, v["scores"][m]) for m in v["scores"]]
-    fig = fx.decay_figure(v["distances"], curves, 256, 1048576, t=t)
+    fig = fx.decay_figure(v["distances"], curves, 256, 1048576, labels=L, switch=4096)
     assert fig.layout.xaxis.type == "log"
     assert all(len(tr.x) <= 4000 and min(tr.x) >= 1 for tr in fig.data)
+    assert len(fig.layout.shapes) == 3 and "switch" in [a.text for a in fig.layout.annotations]
     assert len(fig.to_json()) < 300_000
 
 
-@pytest.mark.parametrize("key", presets.KEYS)
+def test_temperature_figure():
+    p, tau = view.query_temperature(8192, 0.1, 1048576)
+    fig = fx.temperature_figure(p, tau, labels=L)
+    assert fig.layout.xaxis.type == "log" and len(fig.data) == 1
+    assert min(fig.data[0].y) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("key", gallery.KEYS)
 def test_payloads_small(key):
-    p, v = view(key)
+    e, v = analysis(key)
     curves = [(m, m, v["curves"][m][0]) for m in v["curves"]]
-    figs = [fx.ratio_figure(v["ratio"], v["bands"], v["factor"], t=t),
-            fx.wavelength_figure(v["wavelengths"], p["l_train"], p["l_target"], t=t),
-            fx.phase_figure(v["seen"], v["needed"], v["never_seen"], t=t),
-            fx.frequencies_figure(curves, t=t, yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"]),
-            fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], p["l_train"],
-                            p["l_target"], t=t)]
+    figs = [fx.ratio_figure(v["ratio"], v["bands"], v["factor"], labels=L),
+            fx.wavelength_figure(v["wavelengths"], e["l_train"], e["l_target"], labels=L),
+            fx.phase_figure(v["seen"], v["needed"], v["never_seen"], labels=L),
+            fx.frequencies_figure(curves, labels=L, yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"]),
+            fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], e["l_train"],
+                            e["l_target"], labels=L)]
     sizes = [len(f.to_json()) for f in figs]
     assert max(sizes) < 300_000, sizes
 
 
 def test_largest_head_dim_payload():
-    v = scaling.extrapolation_view(256, {"rope_type": "default", "rope_theta": 1e7}, 256, 1048576, "ntk")
+    v = view.analysis(256, view.custom_params(1e7), 256, 1048576, "ntk")
     curves = [(m, m, v["curves"][m][0]) for m in v["curves"]]
-    assert len(fx.frequencies_figure(curves, t=t).to_json()) < 2_000_000
+    assert len(fx.frequencies_figure(curves, labels=L).to_json()) < 2_000_000
     assert len(fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], 256, 1048576,
-                               t=t).to_json()) < 2_000_000
+                               labels=L).to_json()) < 2_000_000

@@ -5,75 +5,105 @@ import numpy as np
 from posviz.lab import toy_model as A
 from posviz.figures import lab as F
 from posviz.figures import overview as O
+from posviz.figures import panels
+from posviz.views import lab as V
+
+LABELS = {"title": "t", "x": "k", "y": "q", "colorbar": "c"}
 
 
 def _lab(**kw):
-    return A.lab_run("I love ML", "do you love ML too", **kw)
+    return V.experiment.uncached("I love ML", "do you love ML too", **kw)
 
 
-def _attn_fig(res, row=0, head=0):
+def _attn_figs(res, row=0, head=0):
     r = res["rows"][row]
-    return F.attention_compare(r["correct"][head], r["chosen"][head], r["tokens"], titles=("a", "b", "c"),
-                               x_title="k", y_title="q", diff_title="d", prob_title="p")
+    return (F.attention_map(r["correct"][head], r["tokens"], zmax=r["top"][head], labels=LABELS),
+            F.attention_map(r["chosen"][head], r["tokens"], zmax=r["top"][head], labels=LABELS),
+            F.attention_difference(r["correct"][head], r["chosen"][head], r["tokens"], labels=LABELS))
 
 
-def test_attention_compare_panels_share_scales():
-    fig = _attn_fig(_lab(scheme="arange", method="sinusoidal"))
-    assert [t.type for t in fig.data] == ["heatmap"] * 3
-    assert fig.data[0].coloraxis == fig.data[1].coloraxis == "coloraxis"
-    assert fig.data[2].coloraxis == "coloraxis2"
-    ca2 = fig.layout.coloraxis2
-    assert ca2.cmid == 0 and ca2.cmin == -ca2.cmax
-    assert np.asarray(fig.data[0].z).shape == (5, 5)
-    assert len(fig.to_json()) < 300_000
+def test_attention_panels_share_scales():
+    correct, chosen, diff = _attn_figs(_lab(scheme="arange", method="sinusoidal"))
+    assert [f.data[0].type for f in (correct, chosen, diff)] == ["heatmap"] * 3
+    assert all(len(f.data) == 1 for f in (correct, chosen, diff))          # one panel per figure (phone-safe)
+    assert (correct.data[0].zmin, correct.data[0].zmax) == (chosen.data[0].zmin, chosen.data[0].zmax)
+    assert correct.data[0].zmin == 0
+    d = diff.data[0]
+    assert d.zmid == 0 and d.zmin == -d.zmax and d.zmax >= 1e-3
+    assert np.asarray(correct.data[0].z).shape == (5, 5)
+    assert all(len(f.to_json()) < 300_000 for f in (correct, chosen, diff))
+
+
+def test_titles_wrap_and_sit_below_the_toolbar():
+    long = "Per-token output error max |O_chosen − O_correct| (real tokens) of a very long sentence"
+    fig = F.attention_map(np.zeros((3, 3)), ["a", "b", "c"], zmax=1, labels={**LABELS, "title": long})
+    title = fig.layout.title
+    assert "<br>" in title.text and (title.yref, title.yanchor) == ("container", "top")
+    assert (1 - title.y) * fig.layout.height >= panels.MODEBAR_PX - 1e-6                   # under the toolbar
+    lines = title.text.count("<br>") + 1
+    assert fig.layout.margin.t >= panels.MODEBAR_PX + lines * panels.LINE_PX          # room for every line
+    assert max(len(line) for line in title.text.split("<br>")) <= panels.PANEL_TITLE_WIDTH
+    assert max(len(line) for line in panels.wrap(long).split("<br>")) <= panels.TITLE_WIDTH
+    zh = panels.wrap("每个真实 token 的输出误差 max |O_所选 − O_正确|，这是一段很长的中文标题")
+    assert all(sum(2 if ord(c) > 0x2e80 else 1 for c in line) <= panels.TITLE_WIDTH for line in zh.split("<br>"))
+    assert panels.wrap("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
 
 
 def test_labels_are_escaped_and_unique():
-    labels = F.token_labels(["<b>x</b>", "the", "the"])
+    labels = panels.token_labels(["<b>x</b>", "the", "the"])
     assert labels == ["0·&lt;b&gt;x&lt;/b&gt;", "1·the", "2·the"]
 
 
 def test_error_bars_and_summary():
     res = _lab(bugs=("pads_unmasked",))
-    fig = F.error_bars([r["error"] for r in res["rows"]], [["a"] * 3, ["b"] * 5], ["A", "B"], title="t",
-                       y_title="y", harmless_label="h", harmful_label="H")
-    assert [t.type for t in fig.data] == ["bar", "bar"]
-    assert fig.layout.yaxis.type == "log"
-    err, status = A.summary_matrix("I love ML", "do you love ML too")
-    fig = F.summary_heatmap(err, status, [str(r) for r in A.SUMMARY_ROWS], [str(c) for c in A.SUMMARY_COLS],
-                            title="t", na_label="n/a", oor_label="oor", colorbar_title="c", selected=(3, 0))
-    assert fig.data[0].type == "heatmap"
-    assert np.asarray(fig.data[0].z).shape == (7, 12)
-    assert "n/a" in json.dumps(fig.to_plotly_json()["data"][0]["text"].tolist())
-    assert len(fig.layout.shapes) == 1
+    fig = F.error_bars(res["errors"], [["a"] * 3, ["b"] * 5], harmless=A.HARMLESS, harmful=A.HARMFUL,
+                       labels={"title": "t", "y": "y", "harmless": "h", "harmful": "H", "name.0": "A", "name.1": "B"})
+    assert [t.type for t in fig.data] == ["bar", "bar"] and [t.name for t in fig.data] == ["A", "B"]
+    assert fig.layout.yaxis.type == "log" and fig.layout.legend.orientation == "h"
+    assert [s.y0 for s in fig.layout.shapes] == [A.HARMLESS, A.HARMFUL]
+    np.testing.assert_allclose(fig.data[0].customdata, res["errors"][0])      # the CSV keeps the real errors
+    s = V.summary.uncached("I love ML", "do you love ML too")
+    for part, n in (("schemes", 5), ("bugs", 7)):
+        fig = F.summary_heatmap(s[part]["err"], s[part]["status"], [str(r) for r in A.SUMMARY_ROWS],
+                                [str(c) for c in s[part]["cols"]], labels={"title": "t", "na": "n/a", "oor": "oor"},
+                                selected=(3, 0))
+        assert fig.data[0].type == "heatmap" and not fig.data[0].showscale
+        assert np.asarray(fig.data[0].z).shape == (7, n)
+        cells = json.dumps(fig.to_plotly_json()["data"][0]["text"].tolist())
+        assert ("n/a" in cells) == (part == "bugs") and "e-0" not in cells    # short labels: 2e-7, not 2e-07
+        assert len(fig.layout.shapes) == 1
+    assert F._cell_text(2.3e-7) == "2e-7" and F._cell_text(0.7234) == "0.72"
 
 
 def test_max_payload():
     long_a = " ".join(f"w{i}" for i in range(64))
-    res = A.lab_run(long_a, "short one", num_heads=4, head_dim=64)
-    fig = _attn_fig(res, row=1, head=3)
-    assert np.asarray(fig.data[0].z).shape == (64, 64)
-    assert len(fig.to_json()) < 2_000_000
+    res = V.experiment.uncached(long_a, "short one", num_heads=4, head_dim=64)
+    for fig in _attn_figs(res, row=1, head=3):
+        assert np.asarray(fig.data[0].z).shape == (64, 64)
+        assert len(fig.to_json()) < 2_000_000
 
 
-def test_tensor_rows():
-    res = _lab()
-    rows = res["rows"]
-    t = F.tensor_rows([r["tokens"] for r in rows], [r["ids"] for r in rows], [r["mask"] for r in rows],
-                      [r["pos"] for r in rows], names=("A", "B"), labels=("tok", "id", "mask", "pos"))
-    assert len(t) == 8 and t[3] == {"": "A · pos", "0": "0", "1": "0", "2": "0", "3": "1", "4": "2"}
+def test_heatmap_panel_and_the_old_three_panel_row():
+    fig = panels.heatmap_panel(np.eye(3), x=[0, 1, 2], y=[0, 1, 2], labels=LABELS, zmin=0, zmax=2)
+    assert (fig.data[0].zmin, fig.data[0].zmax) == (0, 2) and fig.layout.yaxis.autorange == "reversed"
+    a = np.eye(3)
+    old = panels.pair_and_difference(a, a, a - a, x=[0, 1, 2], y=[0, 1, 2], titles=("a", "b", "c"), x_title="x",
+                                     y_title="y", value_axis=dict(colorscale="Viridis", cmin=0, cmax=1), value_title="v",
+                                     diff_max=1e-6, diff_title="d", hovers=("%{z}", "%{z}"))
+    assert [t.coloraxis for t in old.data] == ["coloraxis", "coloraxis", "coloraxis2"]
 
 
 def test_overview_figures():
+    """The overview's figures on the toy model's numbers (figures/overview.py belongs to the overview page;
+    this test stays here until that page has a figure test of its own)."""
     r = A.equivariance("dog bites man", "man bites dog", method="rope")
-    fig = O.equivariance_panels(r["out_b"], r["p_out_a"], r["diff"], r["tokens_b"], titles=("a", "b", "c"),
-                                x_title="x", y_title="y", value_title="v", diff_title="d")
-    assert [t.type for t in fig.data] == ["heatmap"] * 3
-    fig = O.equivariance_bars(A.equivariance_table("猫追狗", "狗追猫"), A.METHODS, ("no", "causal"), title="t", y_title="y")
+    lab = {"title": "a", "x": "x", "y": "y", "value": "v"}
+    figs = [O.equivariance_panel(z, r["tokens_b"], zrange=(-1, 1), labels=lab) for z in (r["out_b"], r["p_out_a"])]
+    assert [f.data[0].type for f in figs] == ["heatmap"] * 2
+    assert figs[0].data[0].zmin == figs[1].data[0].zmin == -1
+    fig = O.equivariance_bars(A.equivariance_table("猫追狗", "狗追猫"), A.POSITION_METHODS,
+                              labels={"title": "t", "y": "y", "nomask": "no", "causal": "causal"})
     assert len(fig.data) == 2
-    fig = O.seat_number_figure(2048, train_length=128, titles=("a", "b"), x_title="p",
-                               labels={"int": "p", "norm": "n", "train": "t", "emb": "e"})
-    assert len(fig.data) == 5 and len(fig.to_json()) < 300_000
     dot = O.where_position_dot({k: f'lab "{k}"' for k in ("abs", "rope", "bias", "tok", "pe", "hidden", "qkv",
                                                           "softmax", "qk", "rot", "v", "scores", "bias_node")})
     assert dot.startswith("digraph") and '\\"abs\\"' in dot

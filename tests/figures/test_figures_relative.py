@@ -1,108 +1,135 @@
-"""posviz.figures.relative: trace types, shapes, fixed scales, payload sizes."""
+"""posviz.figures.relative: trace types, shapes, fixed scales, payload sizes; one figure per panel."""
 import numpy as np
+import plotly.graph_objects as go
 
-from posviz.pe import relative as R
 from posviz.figures import relative as F
+from posviz.figures import style
+from posviz.views import relative as V
 
-AX = dict(x_title="key j", y_title="query i")
+AX = dict(x="key j", y="query i")
+
+
+def lab(**kw):
+    return {**AX, "title": "t", "colorbar": "c", **kw}
 
 
 def data(L, S, k=3, nb=32, md=128, H=8, h=1, bidir=True):
-    i, j = R.shifted_positions(L, S, shift=0)
-    kw = dict(bidirectional=bidir, num_buckets=nb, max_distance=md)
-    d, b = R.t5_bucket_curve(**kw)
-    return dict(
-        D=R.relative_distance(L, S).numpy(), qpos=i.numpy(), kpos=j.numpy(),
-        idx=R.shaw_relative_index(L, S, max_distance=k).numpy(),
-        lost=R.shaw_lost_distance(L, S, max_distance=k).numpy(),
-        clipped=R.shaw_clipped_distance(L, S, max_distance=k).numpy(),
-        buckets=R.t5_bucket_matrix(L, S, **kw).numpy(), curve_d=d.numpy(), curve_b=b.numpy(),
-        rep=R.t5_representative_distance(L, S, **kw).numpy(),
-        me=R.t5_max_exact(bidirectional=bidir, num_buckets=nb),
-        slopes=R.alibi_slopes(H).numpy(), n_base=R.alibi_base_heads(H),
-        bias=R.alibi_head_bias(H, h, L, S).numpy(),
-        mask=R.causal_mask(L, S).numpy(), uniform=R.nope_uniform_attention(L, S).numpy(),
-    )
+    return dict(pos=V.positions.uncached(L, S, 0), shaw=V.shaw.uncached(L, S, k),
+                t5=V.t5.uncached(L, S, bidir, nb, md), alibi=V.alibi.uncached(H, h, L, S), mask=V.mask.uncached(L, S))
 
 
-def build_all(x, k=3, md=128, bidir=True):
+def build_all(x, md=128, bidir=True):
+    p = x["pos"]
+    q, kp = p["query_pos"], p["key_pos"]
+    cells = F.PANEL_CELLS
+    side = [F.matrix(z, q, kp, labels=lab(), zmin=rng[0], zmax=rng[1], max_cells=cells, text_cols=0)
+            for z, rng in ((p["distance"], p["zrange"]), (x["shaw"]["clipped"], p["zrange"]),
+                           (x["t5"]["representative"], p["zrange"]), (x["alibi"]["bias"], x["alibi"]["bias_range"]))]
     return dict(
-        distance=F.matrix(x["D"], query_pos=x["qpos"], key_pos=x["kpos"], title="d", colorbar_title="i-j", **AX),
-        shaw=F.shaw(x["idx"], x["lost"], k=k, query_pos=x["qpos"], titles=["a", "b"], colorbar_titles=["r", "s"], **AX),
-        t5_matrix=F.matrix(x["buckets"], query_pos=x["qpos"], title="b", colorbar_title="b", diverging=False,
-                           zmin=0, zmax=31, **AX),
-        t5_step=F.t5_step(x["curve_d"], x["curve_b"], max_exact=x["me"], max_distance=md, bidirectional=bidir,
-                          title="s", x_title="d", y_title="b", exact_label="e", log_label="l", max_label="m",
-                          bucket_label="b"),
-        slopes=F.alibi_slopes(x["slopes"], n_base=x["n_base"], title="m", x_title="h", y_title="m",
-                              base_label="a", fill_label="b"),
-        bias=F.matrix(x["bias"], query_pos=x["qpos"], title="b", colorbar_title="b", **AX),
-        mask=F.mask(x["mask"], x["uniform"], query_pos=x["qpos"], titles=["m", "u"], line_x_title="i",
-                    line_y_title="w", allowed_label="a", weight_label="w", **AX),
-        side=F.side_by_side([x["D"], x["clipped"], x["rep"]], x["bias"], query_pos=x["qpos"],
-                            titles=["a", "b", "c"], alibi_title="d", colorbar_title="t", alibi_colorbar_title="l", **AX),
+        distance=F.matrix(p["distance"], q, kp, labels=lab(), text_cols=32, max_cells=F.FULL_CELLS),
+        shaw=F.matrix(x["shaw"]["index"], q, kp, labels=lab(), scale="sequential", zmin=0,
+                      zmax=x["shaw"]["index_max"], max_cells=cells),
+        shaw_lost=F.matrix(x["shaw"]["lost"], q, kp, labels=lab(), scale="oranges", zmin=0,
+                           zmax=x["shaw"]["lost_max"], max_cells=cells),
+        t5_matrix=F.matrix(x["t5"]["buckets"], q, kp, labels=lab(), scale="sequential", zmin=0, zmax=x["t5"]["top"],
+                           max_cells=cells),
+        t5_step=F.t5_step(x["t5"]["curve_d"], x["t5"]["curve_b"], max_exact=x["t5"]["max_exact"], max_distance=md,
+                          bidirectional=bidir, labels=dict(title="s", x="d", y="b", trace="b", exact="e", log="l",
+                                                           max="m")),
+        slopes=F.slope_bars(x["alibi"]["slopes"], n_base=x["alibi"]["n_base"], selected=x["alibi"]["head"],
+                            labels=dict(title="m", x="h", y="m", base="a", fill="b")),
+        bias=F.matrix(x["alibi"]["bias"], q, kp, labels=lab(), max_cells=cells),
+        mask=F.matrix(x["mask"]["mask"], q, kp, labels=lab(), scale="mask", zmin=0, zmax=1, showscale=False,
+                      text_cols=0, max_cells=cells),
+        weight=F.weight_line(q, x["mask"]["weight"], labels=dict(title="u", x="i", y="w", trace="w")),
+        side=side[0], side_shaw=side[1], side_t5=side[2], side_alibi=side[3],
     )
 
 
 def test_trace_types_and_shapes_default():
-    x = data(12, 12)
-    figs = build_all(x)
+    figs = build_all(data(12, 12))
     dist = figs["distance"].data[0]
     assert dist.type == "heatmap" and np.asarray(dist.z).shape == (12, 12)
     assert dist.zmid == 0 and dist.zmin == -11 and dist.zmax == 11          # symmetric, diverging
     assert dist.text is not None                                             # small: numbers in the cells
-    assert [t.type for t in figs["shaw"].data] == ["heatmap", "heatmap"]
+    assert "−11" in np.asarray(dist.text)                                    # with a real minus sign
     assert figs["shaw"].data[0].zmin == 0 and figs["shaw"].data[0].zmax == 6  # rows 0..2k
-    assert [t.type for t in figs["t5_step"].data] == ["scatter"]
-    assert figs["t5_step"].data[0].line.shape == "hv"
-    assert len(figs["t5_step"].layout.shapes) == 3                           # exact band + two +-max_distance lines
+    assert figs["shaw_lost"].data[0].type == "heatmap"
+    band, step, md = figs["t5_step"].data                                    # exact band, steps, +-max_distance
+    assert step.line.shape == "hv" and band.fill == "toself"
+    assert list(md.x) == [128, 128, None, -128, -128, None]                  # two dashed lines, named in the legend
+    assert figs["bias"].data[0].text is None                                 # fractions: numbers in the hover only
+    assert figs["mask"].data[0].text is None
     assert [t.type for t in figs["slopes"].data] == ["bar"]
     assert figs["slopes"].layout.yaxis.type == "log"
-    assert [t.type for t in figs["mask"].data] == ["heatmap", "scatter"]
-    assert np.allclose(figs["mask"].data[1].y, 1 / (np.arange(12) + 1))
-    assert [t.type for t in figs["side"].data] == ["heatmap"] * 4
+    assert figs["mask"].data[0].showscale is False
+    assert [t.type for t in figs["weight"].data] == ["scatter"]
+    assert np.allclose(figs["weight"].data[0].y, 1 / (np.arange(12) + 1))
+    for name in ("side", "side_shaw", "side_t5", "side_alibi"):
+        assert [t.type for t in figs[name].data] == ["heatmap"]
+
+
+def test_every_panel_is_its_own_figure_with_its_colour_bar_inside():
+    """Phone: no subplots (titles that overlap, colour bars on a neighbour); a colour bar sits at the
+    right edge of its own figure."""
+    for name, fig in build_all(data(10, 30, k=2, nb=16, md=20, H=12, h=12), md=20).items():
+        assert not fig.layout.annotations or name == "t5_step", name          # no subplot titles
+        assert "xaxis2" not in fig.to_plotly_json()["layout"], name          # one x axis: no side-by-side panels
+        for tr in fig.data:
+            if tr.type == "heatmap" and tr.showscale is not False:
+                assert tr.colorbar.x is None or tr.colorbar.x >= 1.0, name
 
 
 def test_side_by_side_shares_one_scale():
-    x = data(10, 30, k=2, nb=16, md=20, H=12, h=12)
-    fig = build_all(x, k=2, md=20)["side"]
-    tokens = fig.data[:3]
+    figs = build_all(data(10, 30, k=2, nb=16, md=20, H=12, h=12), md=20)
+    tokens = [figs[n].data[0] for n in ("side", "side_shaw", "side_t5")]
     assert len({(t.zmin, t.zmax) for t in tokens}) == 1                       # one scale for the distance panels
     assert tokens[0].zmin == -tokens[0].zmax == -29
-    assert all(t.zmid == 0 for t in fig.data)
-    assert [t.showscale for t in fig.data] == [True, False, False, True]      # one colour bar per scale
-    alibi = fig.data[3]
-    assert alibi.zmin == -alibi.zmax
+    alibi = figs["side_alibi"].data[0]
+    assert alibi.zmid == 0 and alibi.zmin == -alibi.zmax
+    assert all(figs[n].data[0].zmid == 0 for n in ("side", "side_shaw", "side_t5", "side_alibi"))
+    assert all(figs[n].data[0].text is None for n in ("side", "side_shaw", "side_t5", "side_alibi"))
 
 
 def test_alibi_slopes_colours_fill_heads():
-    x = data(4, 4, H=12)
-    fig = build_all(x)["slopes"]
+    fig = build_all(data(4, 4, H=12))["slopes"]
     assert [len(t.y) for t in fig.data] == [8, 4]
     assert list(fig.data[1].x) == [9, 10, 11, 12]
+    assert fig.layout.legend.orientation == "h"
 
 
-def test_t5_causal_step_single_line():
-    x = data(6, 6, bidir=False)
-    fig = build_all(x, bidir=False)["t5_step"]
-    assert len(fig.layout.shapes) == 2                                        # exact band + one max line
+def test_t5_causal_step_single_line_and_labels_inside_the_plot():
+    fig = build_all(data(6, 6, bidir=False), bidir=False)["t5_step"]
+    assert list(fig.data[2].x) == [128, 128, None]                            # one max line
+    assert all(0 <= a.y <= 1 for a in fig.layout.annotations)                 # never over the title
+    assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0  # legend rows at the bottom
+    assert fig.layout.title.yref == "container" and fig.layout.title.pad.t >= 30  # title below the toolbar
 
 
 def test_payload_default_small():
-    figs = build_all(data(12, 12))
-    for name, f in figs.items():
+    for name, f in build_all(data(12, 12)).items():
         assert len(f.to_json()) < 300_000, name
 
 
 def test_payload_max_within_budget():
     x = data(256, 512, k=64, nb=128, md=1024, H=128, h=128)
-    figs = build_all(x, k=64, md=1024)
+    figs = build_all(x, md=1024)
     for name, f in figs.items():
         size = len(f.to_json())
         assert size < 2_000_000, (name, size)
     z = np.asarray(figs["distance"].data[0].z)
     assert z.size <= 160_000 and z.shape[0] == 256                           # decimated to screen resolution
-    assert np.array_equal(z, x["D"][:, ::2])                                 # by striding: values stay exact
+    assert np.array_equal(z, x["pos"]["distance"][:, ::2])                   # by striding: values stay exact
     assert figs["distance"].data[0].text is None                             # no per-cell text when large
-    side = figs["side"]
-    assert sum(np.asarray(t.z).size for t in side.data) <= 160_000           # 4 panels share the cell budget
+    side = [figs[n] for n in ("side", "side_shaw", "side_t5", "side_alibi")]
+    assert sum(np.asarray(f.data[0].z).size for f in side) <= 160_000         # 4 panels share the cell budget
+    assert all(f.data[0].text is None for f in figs.values() if f.data[0].type == "heatmap")
+
+
+def test_every_figure_is_valid_plotly():
+    """The builders skip plotly's validation for speed: validate what they build here, every kind."""
+    for x, kw in ((data(12, 12), {}), (data(6, 40, bidir=False, H=12, h=12), dict(bidir=False)),
+                  (data(256, 512, k=64, nb=128, md=1024, H=128, h=128), dict(md=1024))):
+        for name, fig in build_all(x, **kw).items():
+            go.Figure(fig.to_dict())                                            # raises on a wrong property
+            go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode

@@ -1,19 +1,21 @@
-"""posviz.figures.sinusoidal: trace types, shapes, fixed scales and payload sizes."""
+"""posviz.figures.sinusoidal: trace types, shapes, fixed scales, one panel per figure, payload sizes."""
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 from posviz.pe import learned
 from posviz.pe import sinusoidal as sn
-from posviz.figures import export, sinusoidal as figs
+from posviz.figures import export, sinusoidal as figs, style
 
 WAVES = dict(title="t", x="x", y="y", dim="dim {d} ({kind})", sin="sin", cos="cos")
-FP = dict(heatmap="h", slice="PE({p})", value="v", x="x", y="y")
+FP = dict(title="h", value="v", x="x", y="y")
+COLUMN = dict(title="PE(3)", y="y")
 SIM = dict(title="t", x="x", y="y")
 DOT = dict(title="t", x="x", y="y", formula="f", anchor="m={m}")
-SHIFT = dict(matrix="M {k}", vectors="v", pe_p="a", target="b", rotated="c", dim="d")
-HAND = dict(circle="c", dots="d")
-LAY = dict(interleaved="i", concat="c", x="x", y="y")
+MATRIX = dict(title="M {k}")
+VECTORS = dict(title="v", pe_p="a", target="b", rotated="c", x="d")
+TITLE = dict(title="t")
+LAY = dict(title="i", x="x", y="y")
 MOD = dict(title="t", x="x", y="y", correct="ok", modulo="bug", no_row="none", last_row="last {r}")
 
 
@@ -32,21 +34,22 @@ def test_waveforms():
 
 def test_fingerprint_is_the_column():
     pe = sn.sinusoidal_positions(32, 16).numpy()
-    fig = figs.fingerprint(pe, pe[3], 3, labels=FP)
-    hm, bar = fig.data
+    (hm,) = figs.fingerprint_table(pe, 3, labels=FP).data
+    (bar,) = figs.fingerprint_column(pe[3], labels=COLUMN).data
     assert hm.type == "heatmap" and bar.type == "bar"
     z = np.asarray(hm.z)
     assert z.shape == (16, 32)                                          # rows = dimension
     np.testing.assert_allclose(z[:, 3], np.asarray(bar.x), atol=1e-6)
     assert hm.zmin == -1 and hm.zmax == 1 and hm.zmid == 0
+    assert list(np.asarray(bar.y)) == list(np.asarray(hm.y))            # the bars sit on the heatmap's rows
 
 
 def test_heatmaps_never_drop_cos_columns():
     """Large tables are decimated along positions only: every dimension stays."""
     pe = sn.sinusoidal_positions(1024, 256).numpy()
-    fig = figs.fingerprint(pe, pe[0], 0, labels=FP)
+    fig = figs.fingerprint_table(pe, 0, labels=FP)
     assert np.asarray(fig.data[0].z).shape[0] == 256
-    fig = figs.layouts(pe, pe, labels=LAY)
+    fig = figs.layout_table(pe, labels=LAY)
     assert np.asarray(fig.data[0].z).shape[1] == 256
 
 
@@ -63,21 +66,33 @@ def test_dot_vs_offset_traces():
     fig = figs.dot_vs_offset(d, a, [0, 37], labels=DOT)
     assert [t.mode for t in fig.data] == ["lines", "markers", "markers"]
     assert fig.data[1].name == "m=0"
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.yref == "container" and fig.layout.legend.y == 0  # under the axis title
 
 
 def test_shift_rotation_figure():
     pe_p, rotated, target, _ = sn.shift_check(5, 3, 64)
     m = sn.shift_rotation_matrix(3, 64).numpy()
-    fig = figs.shift_rotation(m, pe_p, rotated, target, labels=SHIFT)
+    fig = figs.shift_matrix(m, labels=MATRIX)
     assert fig.data[0].type == "heatmap" and np.asarray(fig.data[0].z).shape == (16, 16)
-    np.testing.assert_allclose(fig.data[3].y, fig.data[2].y, atol=1e-5)   # markers on the target
+    assert fig.layout.title.text == "M 16"
+    fig = figs.shift_vectors(pe_p, rotated, target, labels=VECTORS)
+    np.testing.assert_allclose(fig.data[2].y, fig.data[1].y, atol=1e-5)   # markers on the target
+
+
+def test_shift_blocks_latex_holds_the_live_numbers():
+    blocks = {0: sn.shift_rotation_2x2(3, 1.0).numpy(), 7: sn.shift_rotation_2x2(3, 0.001).numpy()}
+    tex = figs.shift_blocks_latex(blocks)
+    assert r"M_{0}(\Delta) = \begin{bmatrix}" in tex and r"M_{7}(\Delta)" in tex
+    assert tex.index("M_{0}") < tex.index(r"\\[6pt]") < tex.index("M_{7}")        # one block per line
+    assert f"{np.cos(3.0):+.4f}" in tex and f"{np.sin(3.0):+.4f}" in tex
 
 
 def test_hand_table_figure():
     pe, dots = sn.single_frequency_table()
-    fig = figs.hand_table(pe.numpy(), dots.numpy(), labels=HAND)
-    assert [t.type for t in fig.data] == ["scatter", "scatter", "heatmap"]
-    assert np.asarray(fig.data[2].z).tolist() == dots.tolist()
+    fig = figs.hand_circle(pe.numpy(), labels=TITLE)
+    assert [t.type for t in fig.data] == ["scatter", "scatter"]
+    fig = figs.hand_dots(dots.numpy(), labels=TITLE)
+    assert np.asarray(fig.data[0].z).tolist() == dots.tolist()
 
 
 def test_modulo_figure():
@@ -90,10 +105,36 @@ def test_modulo_figure():
     assert len(fig.layout.shapes) == 1                                  # no overrun, no band
 
 
-def test_revive_round_trip_keeps_numbers_and_csv():
+def test_layout_panels_share_the_fixed_scale():
+    """Interleaved and concat are compared colour for colour: both fixed at [-1, 1] (one colorbar)."""
+    a = figs.layout_table(sn.sinusoidal_positions(40, 8).numpy(), labels=LAY, colorbar=False)
+    b = figs.layout_table(sn.sinusoidal_positions(40, 8, layout="concat").numpy(), labels=LAY)
+    for fig in (a, b):
+        assert (fig.data[0].zmin, fig.data[0].zmax) == figs.PE_RANGE
+    assert not a.data[0].showscale and b.data[0].showscale
+
+
+def test_every_builder_draws_one_panel():
+    """Phone-safe: no builder makes side-by-side subplots (the page puts panels in st.columns)."""
+    pe = sn.sinusoidal_positions(30, 16).numpy()
+    pe_p, rotated, target, _ = sn.shift_check(5, 3, 16)
+    h_pe, h_dots = sn.single_frequency_table()
+    built = [figs.waveforms(pe, [0, 1], labels=WAVES), figs.fingerprint_table(pe, 3, labels=FP),
+             figs.fingerprint_column(pe[3], labels=COLUMN), figs.similarity(sn.similarity_matrix(30, 16).numpy(), labels=SIM),
+             figs.shift_matrix(sn.shift_rotation_matrix(3, 16).numpy(), labels=MATRIX),
+             figs.shift_vectors(pe_p, rotated, target, labels=VECTORS), figs.hand_circle(h_pe.numpy(), labels=TITLE),
+             figs.hand_dots(h_dots.numpy(), labels=TITLE), figs.layout_table(pe, labels=LAY),
+             figs.modulo_rows(30, 8, learned.modulo_position_ids(30, 8).numpy(), labels=MOD)]
+    for fig in built:
+        assert not any(k.startswith(("xaxis2", "yaxis2")) for k in fig.to_plotly_json()["layout"])
+        assert all(getattr(tr, "xaxis", None) in (None, "x") for tr in fig.data)
+
+
+def test_freeze_thaw_round_trip_keeps_numbers_and_csv():
+    """ui.plot caches the figure as a dict (style.freeze) and may rebuild it (style.thaw)."""
     pe = sn.sinusoidal_positions(20, 8).numpy()
-    fig = figs.fingerprint(pe, pe[3], 3, labels=FP)
-    back = figs.revive(figs.to_cacheable(fig))
+    fig = figs.fingerprint_table(pe, 3, labels=FP)
+    back = style.thaw(style.freeze(fig))
     assert isinstance(back, go.Figure)
     assert export.figure_csv(back) == export.figure_csv(fig)
     np.testing.assert_array_equal(np.asarray(back.data[0].z), np.asarray(fig.data[0].z))
@@ -101,16 +142,16 @@ def test_revive_round_trip_keeps_numbers_and_csv():
 
 def test_payload_sizes():
     default = [
-        figs.fingerprint(sn.sinusoidal_positions(100, 64).numpy(), np.zeros(64), 3, labels=FP),
+        figs.fingerprint_table(sn.sinusoidal_positions(100, 64).numpy(), 3, labels=FP),
         figs.similarity(sn.similarity_matrix(100, 64).numpy(), labels=SIM),
-        figs.layouts(sn.sinusoidal_positions(100, 64).numpy(), sn.sinusoidal_positions(100, 64).numpy(), labels=LAY),
+        figs.layout_table(sn.sinusoidal_positions(100, 64).numpy(), labels=LAY),
     ]
     assert max(size_kb(f) for f in default) < 300
     pe = sn.sinusoidal_positions(1024, 256).numpy()
     biggest = [
-        figs.fingerprint(pe, pe[0], 0, labels=FP),
+        figs.fingerprint_table(pe, 0, labels=FP),
         figs.similarity(sn.similarity_matrix(1024, 256).numpy(), labels=SIM),
-        figs.layouts(pe, pe, labels=LAY),
+        figs.layout_table(pe, labels=LAY),
         figs.waveforms(pe, list(range(8)), labels=WAVES),
         figs.modulo_rows(2048, 1024, learned.modulo_position_ids(2048, 1024).numpy(), labels=MOD),
     ]

@@ -35,6 +35,26 @@ def test_step_numbers_tell_the_story():
     assert _num(cl.step_6(True), "chk.n.mode") == "restart"
     assert "PositionOutOfRangeError" in _num(cl.step_8(), "chk.n.at_M1")
     assert _num(cl.step_8(True), "chk.n.row_of_M") == "0"
+    assert _num(cl.step_8(True), "chk.n.at_M1") == cl.NO_ERROR          # a word, translated by the page
+
+
+def test_step_1_runs_on_the_given_sentences():
+    """Step 1 uses the overview's example (猫追狗 / 狗追猫 by default, or the page's language's)."""
+    for a, b in (cl.EQUIVARIANCE_PAIR, ("dog bites man", "man bites dog")):
+        r = cl.run_step(1, sentences=(a, b))
+        assert r["passed"] and _num(r, "chk.n.perm") == "[2, 1, 0]"
+        assert not cl.run_step(1, True, sentences=(a, b))["passed"]
+    assert cl.EQUIVARIANCE_PAIR == ("猫追狗", "狗追猫")
+
+
+def test_step_8_returns_the_coded_boundary_not_an_english_message():
+    from posviz import text
+
+    b = cl.step_8()["boundary"]
+    assert b == {"code": "learned_boundary", "params": {"L": 9, "M": 8, "last": 7}}
+    zh = text.get("zh", f"err.{b['code']}", **b["params"])
+    assert zh.startswith("这正是文章提醒的硬边界") and "max_length=8" in zh
+    assert cl.step_8(True)["boundary"] is None and "message" not in cl.step_8()
 
 
 def test_step_2_table_is_the_seed_batch():

@@ -107,20 +107,6 @@ def test_trace_positions_reproduce_the_cached_keys(mode):
     torch.testing.assert_close(dec[:, :, -1:], out, rtol=1e-4, atol=1e-4)
 
 
-def test_trace_table_cells():
-    q, k, v = qkv(6)
-    _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="correct")
-    cols, rows = kc.trace_table(tr)
-    assert cols == ["t", "q", "k0", "k1", "k2", "k3", "k4", "k5"]
-    assert rows[0][:3] == ["4", "4", "0 · 0.00"]
-    assert rows[1][-1] == "5 · 5.00"
-    assert rows[0][-1] == ""
-    _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="rerotate")
-    assert kc.trace_table(tr)[1][0][2] == f"4 · {4 % (2 * math.pi):.2f}"
-    _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="rotate_on_read")
-    assert kc.trace_table(tr)[1][1][2].startswith("(0→) 5")
-
-
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
 def test_compare_modes_low_precision(dtype):
     r = kc.compare_modes(12, 4, heads=2, head_dim=16, dtype=dtype)
@@ -175,3 +161,17 @@ def test_invalid_tensors():
         kc.compare_modes(4, 2, dtype="float64")
     with pytest.raises(ValueError, match="prefill_length"):
         kc.compare_modes(4, 5)
+
+
+def test_errors_are_coded():
+    from posviz import text
+
+    q, k, v = qkv(8)
+    for call, code in ((lambda: kc.full_causal_rope_attention(q, k[:, :, :4], v), "kv.same_shape"),
+                       (lambda: kc.full_causal_rope_attention(q.double(), k.double(), v.double()), "kv.dtype"),
+                       (lambda: kc.decode_with_cache(q[0], k[0], v[0], prefill_length=2), "ndim"),
+                       (lambda: kc.random_qkv(1, 1, 4, 7), "even")):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert e.value.code == code and text.has(f"err.{code}")
+        assert e.value.message("zh") != str(e.value)

@@ -56,3 +56,17 @@ def test_encode_validation():
         encode("a b")
     with pytest.raises(ValueError, match="sentence 2"):
         encode(["a", "  "])
+
+
+def test_errors_are_coded_and_speak_chinese():
+    from posviz import text
+
+    for bad, code in (("", "lab.empty"), ("x" * 600, "lab.too_long"), ("猫" * (MAX_TOKENS + 1), "lab.too_many_tokens"),
+                      ("x" * 60, "lab.long_word"), (7, "lab.not_text")):
+        with pytest.raises(ValueError) as e:
+            tokenize(bad, name="句子 A")
+        assert e.value.code == code and text.has(f"err.{code}")
+        zh = e.value.message("zh")
+        assert zh.startswith("句子 A") and not any(w in zh for w in ("empty", "too long", "allowed"))
+    with pytest.raises(ValueError, match="vocab"):
+        encode(["a b"], vocab={"a": 1})

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from posviz.lab import toy_model as A
+from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import position_ids_from_mask
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import apply_rope
@@ -86,12 +87,12 @@ def test_learned_boundary_raises_and_modulo_does_not():
     batch = encode([S_A, S_B], padding_side="right")
     model = A.build_model("learned", num_heads=2, head_dim=16, max_length=4)
     pos = position_ids_from_mask(batch.attention_mask)
-    with pytest.raises(A.PositionOutOfRangeError, match="max_length=4"):
+    with pytest.raises(PositionOutOfRangeError, match="max_length=4") as e:
         A.forward(model, batch.token_ids, batch.attention_mask, pos)
-    assert isinstance(A.PositionOutOfRangeError("x"), ValueError)
+    assert e.value.boundary and e.value.code == "learned_boundary"   # the hard boundary, shown as such
+    assert issubclass(PositionOutOfRangeError, ValueError)
+    assert "max_length=4" in e.value.message("zh")
     A.forward(model, batch.token_ids, batch.attention_mask, pos % 4)
-    with pytest.raises(ValueError, match="max_length"):
-        A.lab_run(S_A, S_B, method="learned", max_length=4)
 
 
 def test_permutation_equivariance():
@@ -108,16 +109,19 @@ def test_permutation_equivariance():
     # ... but any other reordering changes the distances
     assert A.equivariance("a b c d e", "e c a d b", method="alibi")["max_diff"] > 1e-2
     table = A.equivariance_table("猫追狗", "狗追猫")
-    assert table.shape == (len(A.METHODS), 2)
-    alibi = A.METHODS.index("alibi")
+    assert table.shape == (len(A.POSITION_METHODS), 2)
+    alibi = A.POSITION_METHODS.index("alibi")
     assert table[0, 0] < 1e-5 and table[alibi, 0] < 1e-5
-    assert all(table[i, 0] > 1e-2 for i in range(len(A.METHODS)) if i not in (0, alibi))
+    assert all(table[i, 0] > 1e-2 for i in range(len(A.POSITION_METHODS)) if i not in (0, alibi))
     assert (table[:, 1] > 1e-2).all()
 
 
 def test_equivariance_needs_a_permutation():
     with pytest.raises(ValueError, match="permutation"):
         A.equivariance("dog bites man", "man bites cat")
+    with pytest.raises(ValueError, match="句子 B") as e:                    # the page's own names
+        A.equivariance("猫追狗", "狗追猫猫", names=("句子 A", "句子 B"))
+    assert e.value.code == "lab.permutation" and "排列" in e.value.message("zh")
     assert A.permutation_between(list("abca"), list("caab")) == [2, 0, 3, 1]
 
 
@@ -170,50 +174,6 @@ def test_rope_structured_key_is_one_step_ahead():
     assert torch.allclose(apply_rope(u, torch.tensor([1.0]), layout="half")[0, 0, 0], mh.bk[0], atol=1e-5)
 
 
-def test_shapes_and_determinism():
-    r1 = A.lab_run(S_A, S_B, num_heads=3, head_dim=8)
-    r2 = A.lab_run(S_A, S_B, num_heads=3, head_dim=8)
-    assert r1["rows"][0]["chosen"].shape == (3, 5, 5)
-    assert np.array_equal(r1["rows"][1]["chosen"], r2["rows"][1]["chosen"])
-    assert r1["rows"][0]["pos"] == [0, 0, 0, 1, 2]
-    assert r1["max_error"] < 1e-5
-    batch = encode([S_A, S_B])
-    model = A.build_model("rope", num_heads=2, head_dim=16)
-    res = A.forward(model, batch.token_ids, batch.attention_mask, position_ids_from_mask(batch.attention_mask))
-    assert res.weights.shape == (2, 2, 5, 5) and res.output.shape == (2, 5, 32)
-    assert torch.allclose(res.weights.sum(-1), torch.ones(2, 2, 5))
-
-
-def test_every_bug_on_every_method_runs():
-    for method in A.METHODS:
-        for bug in A.BUGS:
-            for dtype in A.LOWP_DTYPES:
-                out = A.lab_run(S_A, S_B, method=method, bugs=(bug,), lowp_dtype=dtype, lowp_offset=32768,
-                                max_length=64)
-                assert math.isfinite(out["max_error"])
-
-
-@pytest.mark.parametrize("kw, word", [
-    (dict(method="xpos"), "method"), (dict(num_heads=5), "num_heads"), (dict(num_heads=0), "num_heads"),
-    (dict(head_dim=7), "head_dim"), (dict(head_dim=4), "head_dim"), (dict(head_dim=128), "head_dim"),
-    (dict(rope_layout="diag"), "rope_layout"), (dict(max_length=0), "max_length"),
-    (dict(scheme="random"), "scheme"), (dict(bugs=("typo",)), "bugs"), (dict(padding_side="up"), "padding_side"),
-    (dict(lowp_dtype="float8"), "lowp_dtype"), (dict(lowp_offset=-1), "lowp_offset"),
-    (dict(lowp_offset=10**9), "lowp_offset"),
-])
-def test_invalid_arguments(kw, word):
-    with pytest.raises(ValueError, match=word):
-        A.lab_run(S_A, S_B, **kw)
-
-
-def test_invalid_sentences():
-    for bad in ("", "   ", "x" * 10_000):
-        with pytest.raises(ValueError, match="sentence A"):
-            A.lab_run(bad, S_B)
-        with pytest.raises(ValueError, match="sentence B"):
-            A.equivariance("a b", bad)
-
-
 def test_forward_validates_tensors():
     model = A.build_model("rope", num_heads=1, head_dim=8)
     ids = torch.tensor([[1, 2, 3]])
@@ -223,3 +183,34 @@ def test_forward_validates_tensors():
         A.forward(model, ids * 1000, torch.ones_like(ids), torch.zeros_like(ids))
     with pytest.raises(ValueError, match="attention_mask"):
         A.forward(model, ids, torch.ones(1, 3), torch.zeros_like(ids))
+
+
+def test_low_precision_rounding_of_positions():
+    """The numbers the lab's low-precision narration states (issue 14: above 8192 bfloat16 steps by 64)."""
+    assert A.representable_spacing(8192, "bfloat16") == 64.0
+    assert A.representable_spacing(8100, "bfloat16") == 32.0 == A.representable_spacing(4096, "bfloat16")
+    assert A.representable_spacing(8192, "float16") == 8.0
+    assert set(A.lowp_positions(torch.arange(32), 8192).float().tolist()) == {8192.0}   # 8192..8223 -> 8192
+    assert float(A.lowp_positions(torch.tensor([58]), 8192)) == 8256.0                  # 8250 -> 8256
+    assert A.lowp_positions(torch.arange(5), 512, "float16").float().tolist() == [512, 513, 514, 515, 516]
+    assert A.significant_bits("bfloat16") == 8 and A.significant_bits("float16") == 11
+    # the bug rotates by exactly these rounded positions (times the rounded theta)
+    x = torch.randn(1, 1, 5, 8, generator=torch.Generator().manual_seed(0))
+    pos = torch.arange(5)[None]
+    stored = A.lowp_positions(pos, 8192)                                              # [1,5] bfloat16
+    assert torch.equal(A._rotate_lowp(x, pos, 8192, torch.bfloat16, "interleaved"),
+                       A._rotate_lowp(x, stored.float() - 8192, 8192, torch.bfloat16, "interleaved"))
+    for bad in (dict(lowp_dtype="float8"), dict(offset=-1), dict(offset=10**9)):
+        with pytest.raises(ValueError):
+            A.lowp_positions(pos, **{"offset": 8192, **bad})
+
+
+def test_errors_are_coded():
+    model = A.build_model("rope", num_heads=1, head_dim=8)
+    ids = torch.tensor([[1, 2, 3]])
+    with pytest.raises(ValueError) as e:
+        A.forward(model, ids, torch.ones_like(ids), torch.zeros(1, 4, dtype=torch.long))
+    assert e.value.code == "lab.same_shape" and e.value.message("zh") != str(e.value)
+    with pytest.raises(ValueError, match="head_dim") as e:
+        A.build_model("rope", head_dim=9)
+    assert e.value.code == "even"

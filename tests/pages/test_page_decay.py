@@ -1,12 +1,20 @@
-"""AppTest of pages/decay.py: both languages, controls change figures, scenes, bad URLs."""
+"""AppTest of pages/decay.py: both languages, controls change figures, what scenes draw, bad URLs.
+(Scene values and URL round trips: tests/app/test_scenes.py; hostile URLs: tests/app/test_fuzz_pages.py.)"""
 import math
+import pathlib
 import re
 
 import pytest
 from conftest import assert_clean, figures, open_page
 
+from posviz.pe import decay
 from posviz.scenes.decay import SCENES
 from posviz.text.decay import EN, ZH
+from posviz.ui.plotting import formulas
+from posviz.views import decay as view
+from posviz.views.decay import ALIBI_HEADS, BASES, R_OPTIONS, SIN_DIMS
+
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "pages" / "decay.py"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -17,7 +25,7 @@ def test_page_renders_in_both_languages(lang):
     assert len(figs) == 3
     table = EN if lang == "en" else ZH
     assert at.title[0].value == table["decay.title"]
-    assert any(table["decay.note"] == w.value for w in at.warning)      # the seed 001 note, prominent
+    assert any(table["decay.note"] == w.value for w in at.warning)      # the article's note, prominent
     assert table["decay.fig.main.title"].format(d=128) == figs[0]["layout"]["title"]["text"]
     texts = " ".join(m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.warning])
     shown = set(re.findall(r"(?<![\w.])(?:decay|w)\.[a-z_]+(?:\.[a-z_0-9]+)*", texts))
@@ -83,17 +91,16 @@ def test_no_bases_shows_a_hint():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_scenes_apply(lang):
+def test_every_scene_draws_its_figures_and_the_last_ones_their_curves(lang):
     at = open_page("decay", lang)
     scenes = SCENES["decay"]
     assert 3 <= len(scenes) <= 6
+    keys = set(re.findall(r'key="(decay_[a-z_]+)"', PAGE.read_text(encoding="utf-8")))
     for i, sc in enumerate(scenes):
+        assert sc["show"] in keys, sc["show"]                            # a figure the page draws
         at.button(key="decay_next").click().run()
         assert_clean(at)
-        for k, v in sc["values"].items():
-            w = at.session_state[k]
-            assert w == v, (i, k, w, v)
-        assert figures(at)
+        assert len(figures(at)) == 3
     # the last scene: ALiBi heads 1, 4, 8 and the sinusoidal curve on the main figure
     assert len(figures(at)[0]["data"]) == 2 + 3 + 1
     at.button(key="decay_prev").click().run()                          # back to the pair scene
@@ -104,7 +111,6 @@ def test_scenes_apply(lang):
 
 
 def test_scene_values_are_valid_widget_values():
-    from posviz.text.decay import ALIBI_HEADS, BASES, R_OPTIONS, SIN_DIMS
     allowed = {"decay_bases": lambda v: v and set(v) <= set(BASES),
                "decay_alibi": lambda v: set(v) <= set(ALIBI_HEADS),
                "decay_R": lambda v: v in R_OPTIONS, "decay_sin_dim": lambda v: v in SIN_DIMS,
@@ -126,7 +132,8 @@ def test_scene_values_are_valid_widget_values():
     {"decay_rho": "5"}, {"decay_rho": "nan"}, {"decay_pair": "999"}, {"decay_seed": "-3"},
     {"decay_n": "0"}, {"decay_alibi": "77"}, {"decay_sin_dim": "3"}, {"decay_logx": "maybe"},
 ])
-def test_bad_query_params_do_not_raise(params):
+def test_bad_query_params_are_ignored_without_an_error_box(params):
+    """(No exception: tests/app/test_fuzz_pages.py.) Each bad value is ignored: no error box, 3 figures."""
     at = open_page("decay", "en", **params)
     assert_clean(at)
     assert len(figures(at)) == 3
@@ -136,3 +143,23 @@ def test_odd_head_dim_from_url_is_an_error_box_not_a_traceback():
     at = open_page("decay", "en", decay_d="3")        # sliders do not enforce the step on URL values
     assert not at.exception
     assert any("head_dim" in e.value for e in at.error)
+
+
+def test_formula_boxes_read_the_docstrings_and_text_holds_no_latex():
+    for fn in (view.main_curves, decay.roformer_decay_bound_at, decay.rope_score_curve, decay.ones_score_curve,
+               view.alibi_lines, view.sinusoidal_line, decay.sinusoidal_dot, decay.random_score_band,
+               decay.pair_oscillation, decay.alibi_penalty):
+        assert formulas(fn), fn.__name__
+    for table in (EN, ZH):
+        assert not [k for k, v in table.items() if "$" in v or "\\" in v]
+    assert "TEX" not in PAGE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_seed_in_user_text(lang):
+    """The articles are cited by title; the only seed left is the random one."""
+    table = EN if lang == "en" else ZH
+    for key, value in table.items():
+        if key != "w.decay_seed":
+            assert not re.search(r"\bseed \d|Seed \d|种子文章", value), key
+    assert "《位置编码》" in ZH["decay.sources"] and "“Position encodings”" in EN["decay.sources"]

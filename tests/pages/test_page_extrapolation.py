@@ -1,10 +1,13 @@
-"""AppTest of the extrapolation page: every preset in both languages, scenes, controls, the paste
-box, and hostile query parameters."""
+"""AppTest of the extrapolation page: gallery presets in both languages, what a config says (layer
+types, LongRoPE, M-RoPE, NoPE, softmax scale), the live transformers check, controls, the paste box."""
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz import scenes, text
-from posviz.pe import models as presets
+from posviz import text
+from posviz.pe import models as gallery
+
+PRESETS = ("llama2_7b", "llama31_8b", "qwen25_7b_yarn", "deepseek_v3", "gemma3_27b", "phi35_mini", "llama4_scout",
+           "qwen2_vl_7b", "gpt_neox_20b")
 
 
 def _captions(at):
@@ -12,29 +15,87 @@ def _captions(at):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("key", presets.KEYS)
-def test_every_preset_both_languages(lang, key):
-    p = presets.PRESETS[key]
-    # choice widgets carry their option code in the URL (posviz.ui)
-    at = open_page("extrapolation", lang, ext_preset=key, ext_ltrain=str(p["l_train"]),
-                   ext_ltarget=str(p["l_target"]))
+@pytest.mark.parametrize("key", PRESETS)
+def test_presets_both_languages(lang, key):
+    e = gallery.model(key)
+    at = open_page("extrapolation", lang, ext_preset=key, ext_ltrain=str(e["l_train"]), ext_ltarget=str(e["l_target"]))
     assert_clean(at)
     assert at.title[0].value == text.get(lang, "extrapolation.title")
     figs = figures(at)
-    assert len(figs) == 6                                 # ratio, wavelength, phase, spectra, decay, paste
-    assert p["source"] in _captions(at)                   # the preset's source is shown
-    assert len(at.metric) == 5
-    assert at.metric[4].value == str(presets.preset(key)["head_dim"])
+    assert len(figs) >= 5                                   # ratio, wavelength, phase, spectra, decay (+ per layer type)
+    assert e["source"] in _captions(at)
+    assert len(at.metric) == 5 and at.metric[4].value == str(e["rope"].rotary_dim)
     assert max(len(str(f)) for f in figs) < 300_000
+    line = text.get(lang, "extrapolation.check.line").split("{")[0]
+    assert line in _captions(at)                            # the live check ran
 
 
-def test_llama31_default_view_shows_bands():
+def test_llama31_default_view_shows_bands_and_distinct_factor_symbols():
     at = open_page("extrapolation", "en")
     assert_clean(at)
     ratio = figures(at)[0]
     assert [tr["type"] for tr in ratio["data"]] == ["bar"] * 3
     names = [tr["name"] for tr in ratio["data"]]
     assert names == [text.get("en", f"extrapolation.fig.band{b}").format(n=n) for b, n in ((0, 29), (1, 6), (2, 29))]
+    notes = [a["text"] for a in ratio["layout"]["annotations"]]
+    assert any(n.startswith("1/factor = 1/8") for n in notes)      # the model's own factor, not "s"
+    assert at.metric[0].label.startswith("s = L_target / L_train") and at.metric[0].value == "16"
+    at.selectbox(key="ext_method").set_value("linear").run()
+    notes = [a["text"] for a in figures(at)[0]["layout"]["annotations"]]
+    assert any(n.startswith("1/s = 1/16") for n in notes)
+
+
+def test_gemma3_shows_each_layer_type():
+    at = open_page("extrapolation", "en", ext_preset="gemma3_27b")
+    assert_clean(at)
+    keys = [el.proto.id for el in at.get("plotly_chart")]
+    figs = figures(at)
+    titles = [f["layout"]["title"]["text"] for f in figs]
+    assert text.get("en", "extrapolation.fig.layers.title") in titles
+    layer = next(f for f in figs if f["layout"]["title"]["text"] == text.get("en", "extrapolation.fig.layers.title"))
+    assert [tr["name"] for tr in layer["data"]] == [text.get("en", "extrapolation.type.sliding_attention"),
+                                                    text.get("en", "extrapolation.type.full_attention")]
+    assert at.selectbox(key="ext_layer").value == "full_attention"
+    at.selectbox(key="ext_layer").set_value("sliding_attention").run()
+    assert_clean(at)
+    assert keys
+
+
+def test_pasted_configs_phi35_deepseek_and_not_supported():
+    at = open_page("extrapolation", "en", ext_preset="pasted")
+    assert_clean(at)
+    area = at.text_area(key="ext_paste")
+    assert area.max_chars == 65536
+    area.set_value(gallery.config_json("phi35_mini")).run()
+    assert_clean(at)
+    assert at.metric[4].value == "96"
+    names = [tr["name"] for f in figures(at) for tr in f["data"]]
+    assert any(text.get("en", "extrapolation.type.long").strip(" ·") in n for n in names)   # long factors drawn
+    at.text_area(key="ext_paste").set_value(gallery.config_json("deepseek_v3")).run()
+    assert_clean(at)
+    assert at.metric[4].value == "64"
+    assert any("1.8739" in c.value for c in at.caption)     # the softmax scale note
+    # valid but not supported yet: a warning, never "Invalid input", and no figures of another model
+    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "proportional"}}').run()
+    assert not at.exception and not at.error
+    assert at.warning[0].value == text.get("en", "extrapolation.paste.unsupported")
+    assert "proportional" in at.code[0].value and figures(at) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hostile_paste_is_plain_text_and_shows_no_preset(lang):
+    at = open_page("extrapolation", lang, ext_preset="pasted")
+    at.text_area(key="ext_paste").set_value('{"rope_scaling": {"rope_type": "linear", "factor": "[x](javascript:alert(1))"}, '
+                                           '"head_dim": 64}').run()
+    assert not at.exception
+    assert len(at.error) == 1 and at.error[0].value == text.get(lang, "ui.invalid")
+    assert "javascript" in at.code[0].value
+    assert figures(at) == []                                # never the figures of a preset after a failed paste
+    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_theta": NaN}').run()
+    assert not at.exception and len(at.error) == 1
+    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "linear", '
+                                           '"factor": 0.5}}').run()
+    assert not at.exception and "factor" in at.code[0].value
 
 
 def test_method_and_lengths_change_figures():
@@ -53,21 +114,8 @@ def test_method_and_lengths_change_figures():
     assert figures(at)[4] != before
 
 
-def test_scenes_apply():
-    at = open_page("extrapolation", "en")
-    items = scenes.SCENES["extrapolation"]
-    assert 3 <= len(items) <= 6
-    for sc in items:
-        at.button(key="extrapolation_next").click().run()
-        assert_clean(at)
-        for k, v in sc["values"].items():
-            assert at.session_state[k] == v
-    assert at.session_state["ext_preset"] == "llama31_8b"
-
-
 def test_preset_change_sets_lengths():
     at = open_page("extrapolation", "en", ext_preset="llama2_7b")
-    assert at.session_state["ext_preset"] == "llama2_7b"
     at.selectbox(key="ext_preset").set_value("qwen25_7b_yarn").run()
     assert_clean(at)
     assert at.select_slider(key="ext_ltrain").value == 32768
@@ -92,46 +140,21 @@ def test_custom_model():
     assert at.metric[4].value == "256"
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_paste_box(lang):
-    at = open_page("extrapolation", lang, ext_preset="pasted")
+def test_paste_from_the_url_and_bad_values():
+    """The paste box is bound to the URL (ext_paste); hostile values there never raise (the shared
+    fuzz test covers the rest)."""
+    at = open_page("extrapolation", "en", ext_preset="pasted", ext_paste=gallery.config_json("gemma3_27b"))
     assert_clean(at)
-    assert len(at.dataframe) == 2                         # parsed parameters + presets table
-    area = at.text_area(key="ext_paste")
-    assert area.max_chars == 65536
-    area.set_value(presets.preset_json("deepseek_v3")).run()
-    assert_clean(at)
-    assert at.metric[4].value == "64"
-    # hostile paste: an error box with the message as plain code, the page goes on (falls back)
-    at.text_area(key="ext_paste").set_value('{"rope_scaling": {"rope_type": "[x](javascript:alert(1))"}, '
-                                           '"head_dim": 64}').run()
-    assert not at.exception
-    assert len(at.error) == 1 and at.error[0].value == text.get(lang, "ui.invalid")
-    assert "javascript" in at.code[0].value
-    assert len(figures(at)) == 5                          # the main figures, for the fallback preset
-    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_theta": NaN}').run()
-    assert not at.exception and len(at.error) == 1
-    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "linear", '
-                                           '"factor": 0.5}}').run()
-    assert not at.exception and "factor" in at.code[0].value
-
-
-@pytest.mark.parametrize("params", [
-    {"ext_ltrain": "-5"}, {"ext_ltrain": "abc"}, {"ext_ltarget": "1e308"}, {"ext_ltarget": "99999999999"},
-    {"ext_preset": "nope"}, {"ext_method": "xpos"}, {"ext_preset": "Llama 2 7B"},
-    {"ext_preset": "custom", "ext_head_dim": "7"}, {"ext_preset": "custom", "ext_theta": "1.0"},
-    {"ext_preset": "pasted", "ext_paste": "{" * 100}, {"ext_ltrain": "1048576", "ext_ltarget": "256"},
-])
-def test_bad_query_params_do_not_raise(params):
-    at = open_page("extrapolation", "en", **params)
-    assert not at.exception, [e.value for e in at.exception]
-    assert figures(at)
+    assert at.selectbox(key="ext_layer").value == "full_attention"
+    for params in ({"ext_preset": "pasted", "ext_paste": "{" * 100}, {"ext_ltrain": "1048576", "ext_ltarget": "256"}):
+        at = open_page("extrapolation", "en", **params)
+        assert not at.exception, [e.value for e in at.exception]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_evaluation_note_links_to_length_page(lang):
-    """Seed 000 §14: report per length bucket, not just 'no OOM'; link to the page that does it."""
+def test_evaluation_note_links_to_length_and_models_pages(lang):
+    """“Same words, different order…” §14: report per length bucket, not just 'no OOM'; link to the page that does it."""
     at = open_page("extrapolation", lang)
     assert not at.exception
     assert any(m.value == text.get(lang, "extrapolation.why.eval") for m in at.markdown)
-    assert len(at.get("page_link")) == 1
+    assert len(at.get("page_link")) == 2

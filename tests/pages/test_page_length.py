@@ -1,18 +1,27 @@
-"""pages/length.py: renders in both languages, the main plot comes from the shipped JSON."""
+"""pages/length.py: renders in both languages, the main plot comes from the shipped JSON, the phase-alias
+finder overlays the RoPE map, and every number the narration quotes is the one the figures show."""
+import re
 import time
 
 import pytest
 from conftest import assert_clean, figures, open_page
 
-from posviz.tinylm import evaluate as lengtheval
-from posviz.figures import length as fl
 from posviz import scenes
+from posviz.figures import length as fl
 from posviz.text import length as text
+from posviz.tinylm import evaluate as lengtheval
+from posviz.tinylm import model as tiny
+from posviz.views import length as view
+
+TITLES = {text.EN[k] for k in ("length.fig_acc", "length.fig_loss")} | {text.ZH[k] for k in ("length.fig_acc", "length.fig_loss")}
 
 
 def _main(at):
-    return next(f for f in figures(at) if f["layout"]["title"]["text"] in (text.EN["length.fig_acc"], text.ZH["length.fig_acc"],
-                                                                            text.EN["length.fig_loss"], text.ZH["length.fig_loss"]))
+    return next(f for f in figures(at) if f["layout"]["title"]["text"].split("<br>")[0] in TITLES)
+
+
+def _fig(at, title_start):
+    return next(f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith(title_start))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -20,7 +29,7 @@ def test_renders(lang):
     at = open_page("length", lang)
     assert_clean(at)
     figs = figures(at)
-    assert len(figs) == 3
+    assert len(figs) == 5                                    # main, short map, long map, aliases, entropy
     main = _main(at)
     names = [tr["name"] for tr in main["data"]]
     assert len(names) == 1 + len(lengtheval.VARIANTS)        # chance line + every variant
@@ -28,16 +37,19 @@ def test_renders(lang):
     assert tables["w.len_model.alibi"] in names
     md = " ".join(m.value for m in at.markdown)
     assert tables["length.findings"][:40] in md
+    far = view.t5_far()
+    assert tables["length.literature"].format(**far) in md   # the T5 numbers, computed
     for fig in figs:
         assert len(str(fig)) < 600_000
+    assert main["layout"]["legend"]["orientation"] == "h"   # phone: the legend never squeezes the plot
 
 
 def test_main_plot_is_the_shipped_json_and_fast():
     t0 = time.perf_counter()
     res = lengtheval.load_results()
     series = {v: res["variants"][v]["acc"] for v in lengtheval.VARIANTS}
-    fig = fl.bucket_lines(res["buckets"], series, {}, res["train_length"], title="t", x_title="x", y_title="y",
-                          train_label="train", y_range=[0, 1])
+    fig = fl.bucket_lines(res["buckets"], series, res["train_length"], y_range=[0, 1],
+                          labels={"title": "t", "x": "x", "y": "y", "train": "train"})
     payload = fig.to_json()
     assert time.perf_counter() - t0 < 1.0
     assert len(payload) < 100_000
@@ -52,7 +64,7 @@ def test_controls_change_figures():
     at.radio(key="len_metric").set_value("loss").run()
     assert_clean(at)
     after = figures(at)
-    assert after[0]["layout"]["title"]["text"] == text.EN["length.fig_loss"]
+    assert after[0]["layout"]["title"]["text"].startswith(text.EN["length.fig_loss"] + "<br>")
     at.selectbox(key="len_model").set_value("alibi").run()
     assert_clean(at)
     assert figures(at)[1] != after[1]
@@ -60,6 +72,40 @@ def test_controls_change_figures():
     at.select_slider(key="len_long").set_value(512).run()
     assert_clean(at)
     assert before[0] != after[0]
+
+
+def test_attention_maps_are_two_figures_on_one_fixed_scale():
+    at = open_page("length", "en", len_long="512")
+    short = _fig(at, text.EN["length.map_short"].format(n=64))
+    long = _fig(at, text.EN["length.map_long"].format(n=512))
+    for f in (short, long):
+        hm = f["data"][0]
+        assert hm["type"] == "heatmap" and (hm["zmin"], hm["zmax"]) == (0.0, 1.0)
+
+
+def test_alias_finder_overlays_the_rope_map_and_lists_the_aliases():
+    at = open_page("length", "en", len_model="rope", len_long="512", len_alias_target="2", len_alias_tol="40")
+    assert_clean(at)
+    al = view.aliases(2, 40)
+    long = _fig(at, text.EN["length.map_long"].format(n=512))
+    marks = [tr for tr in long["data"] if tr["type"] == "scatter" and "name" in tr]
+    assert {tr["name"] for tr in marks} == {text.EN["length.alias_lines"].format(t=2),
+                                           text.EN["length.alias_target"].format(t=2)}
+    drawn = next(tr for tr in marks if tr["name"] == text.EN["length.alias_lines"].format(t=2))
+    assert drawn["y"] == [d for d in al["aliases"] if d != 2]            # one marker per alias on the map
+    assert any(tr["type"] == "scatter" and tr.get("mode") == "lines" for tr in long["data"])   # the diagonals
+    md = " ".join(m.value for m in at.markdown)
+    assert ", ".join(map(str, al["aliases"])) in md
+    table = at.dataframe[-1].value
+    assert list(table.iloc[:, 0]) == al["aliases"]
+    alias_fig = _fig(at, text.EN["length.alias_fig"].format(t=2))
+    assert len(alias_fig["data"]) == 2
+    # another model: no overlay on its map, and a note why
+    at = open_page("length", "en", len_model="alibi", len_long="512")
+    assert_clean(at)
+    long = _fig(at, text.EN["length.map_long"].format(n=512))
+    assert all(tr["type"] == "heatmap" for tr in long["data"])
+    assert any(text.EN["length.alias_rope_only"][:30] in c.value for c in at.caption)
 
 
 def test_learned_model_explains_instead_of_failing():
@@ -75,36 +121,40 @@ def test_live_recompute():
     assert any(tr["name"] == text.EN["length.live_trace"] for tr in main["data"])
 
 
-def test_scenes_apply():
+def test_scenes_show_no_error_in_chinese():
+    """tests/app/test_scenes.py walks the scenes in English; here: Chinese, and no st.error either."""
     at = open_page("length", "zh")
-    for i in range(len(scenes.SCENES["length"])):
+    for _ in scenes.SCENES["length"]:
         at.button(key="length_next").click().run()
         assert_clean(at)
-        for k, v in scenes.SCENES["length"][i]["values"].items():
-            assert at.session_state[k] == v
 
 
-@pytest.mark.parametrize("params", [dict(len_head="-5"), dict(len_long="1e308"), dict(len_model="abc"),
-                                    dict(len_layer="99"), dict(len_show="nonsense"), dict(len_metric="x")])
-def test_bad_query_params(params):
-    at = open_page("length", "en", **params)
-    assert not at.exception
+def test_unknown_choices_in_the_url_fall_back_to_defaults():
+    at = open_page("length", "en", len_model="abc", len_layer="99", len_show="nonsense", len_metric="x")
+    assert_clean(at)
+    assert at.selectbox(key="len_model").value == "rope"
+    assert at.radio(key="len_metric").value == "acc"
+    assert at.radio(key="len_layer").value == 2
+    assert at.multiselect(key="len_show").value == list(lengtheval.VARIANTS)
 
 
-def test_text_parity_and_scenes_valid():
-    assert set(text.EN) == set(text.ZH)
+def test_scenes_use_known_variants_and_show_a_figure_of_the_page():
+    keys = {"len_main", "len_maps", "len_maps_long", "len_alias", "len_entropy"}
     for sc in scenes.SCENES["length"]:
-        assert sc["title"] in text.EN and sc["say"] in text.EN
-        for k, v in sc["values"].items():
-            if k in ("len_model",):
-                assert v in lengtheval.VARIANTS
-            if k == "len_show":
-                assert set(v) <= set(lengtheval.VARIANTS)
+        assert sc["show"] in keys
+        v = sc["values"]
+        assert v.get("len_model", "rope") in lengtheval.VARIANTS
+        assert set(v.get("len_show", ())) <= set(lengtheval.VARIANTS)
+
+
+def _acc():
+    return {v: [None if a is None else round(100 * a) for a in d["acc"]]
+            for v, d in lengtheval.load_results()["variants"].items()}
 
 
 def test_quoted_numbers_match_the_shipped_results():
     """The percentages quoted in length.findings and the scenes are those of results.json."""
-    r = {v: [None if a is None else round(100 * a) for a in d["acc"]] for v, d in lengtheval.load_results()["variants"].items()}
+    r = _acc()
     assert r["sinusoidal"][0] == 100 and r["sinusoidal"][1] == 6
     assert r["learned"][1:] == [None] * 7 and r["learned_clamp"][1] == 3
     assert r["rope"][:3] == [100, 96, 40] and r["rope"][-1] == 5
@@ -114,5 +164,67 @@ def test_quoted_numbers_match_the_shipped_results():
     assert r["alibi"][:4] == [100, 99, 98, 97] and r["alibi"][-1] == 97
     assert r["t5"][:2] == [100, 58] and r["t5"][-1] == 8
     assert r["nope"][:2] == [99, 56] and r["nope"][-1] == 5
-    for en, zh in ((text.EN, "en"), (text.ZH, "zh")):
-        assert "58%" in en["length.findings"] and "90%" in en["length.findings"], zh
+    for tables in (text.EN, text.ZH):
+        for pct in ("6%", "3%", "96%", "40%", "4%", "94%", "15%", "95%", "90%", "97%", "58%", "8%", "99%", "56%"):
+            assert pct in tables["length.findings"], pct
+        assert "96%" in tables["length.s3.say"] and "90%" in tables["length.s3.say"]
+        assert "97%" in tables["length.s2.say"] and "58%" in tables["length.s2.say"]
+        assert "99%" in tables["length.s5.say"] and "56%" in tables["length.s5.say"]
+
+
+def test_quoted_settings_match_the_manifest_and_the_views():
+    """Every other number of the narration: the training and evaluation settings, the chance level,
+    the T5 last bucket (scene 2), the long map's pooling, the live run."""
+    man = tiny.load_manifest()
+    info, res = view.shipped(), lengtheval.load_results()
+    train, length, k = info["train_length"], res["length"], info["offset"]
+    assert (train, length, k, res["bucket_size"], len(man["models"])) == (64, 512, 2, 64, 6)
+    assert res["num_sequences"] == 64 and info["config"]["vocab_size"] - 1 == 31
+    assert round(100 * view.chance_level(info["config"]["vocab_size"])) == 3
+    cfg = info["config"]
+    assert (cfg["n_layers"], cfg["d_model"], man["models"]["rope"]["steps"]) == (2, 64, 800)
+    assert k / (length / train) == 0.25                      # PI: an offset of 2 becomes 0.25 positions
+    assert view.t5_last_bucket() == 59
+    far = view.t5_far()
+    assert far["share"] == 80 and far["query"] == 500
+    for tables in (text.EN, text.ZH):
+        assert "**64**" in tables["length.intro"] and "**512**" in tables["length.intro"]
+        assert "59" in tables["length.s2.say"] and "61" not in tables["length.s2.say"]
+        assert "1/31" in tables["length.chance"]
+        assert "64" in tables["length.fig_sub"] and "512" in tables["length.fig_sub"]
+        assert "s = 512/64 = 8" in tables["length.explain_main"]
+        assert "0.25" in tables["length.literature"] and "800" in tables["length.literature"]
+    sig = lengtheval.live_evaluate.__kwdefaults__
+    assert sig["num_sequences"] == 8 and sig["length"] == 512
+    for tables in (text.EN, text.ZH):
+        for key in ("length.live_running", "w.len_live.help"):
+            assert "8" in tables[key] and "512" in tables[key], key
+        assert "8" in tables["length.live_note"]
+        assert "64" in tables["w.len_long.help"] and "2" in tables["w.len_metric.help"]
+        assert "2" in tables["w.len_alias_target.help"] and "k = 2" in tables["length.explain_main"]
+        assert "{side}" in tables["length.explain_maps"] and "{n}" in tables["length.explain_maps"]
+    assert fl.MAX_SIDE == 192
+
+
+def test_rope_stripe_narration_matches_the_map_and_the_finder():
+    """Scene 4: a clean diagonal up to ~128, extra stripes at i - j ~ 120; the alias scene: the finder's
+    aliases of offset 2 at 40 degrees, 379 within 10 degrees, the strongest extra stripes on 379 and 121."""
+    r = _acc()
+    assert r["rope"][1] >= 90 and r["rope"][2] < 50
+    al = view.aliases(2, 40)
+    assert al["aliases"] == [2, 121, 122, 259, 260, 322, 379, 498, 499]
+    assert al["error"][379] < 10
+    for tables in (text.EN, text.ZH):
+        for n in ("121–122", "259–260", "322", "379", "498–499", "10°", "40°"):
+            assert n in tables["length.s_alias.say"], n
+    assert any(118 <= d <= 124 for d in al["aliases"])
+    w = lengtheval.offset_weights(view.attention("rope", 512, 1, 0), first_query=64)
+    far = [(float(w[d]), d) for d in range(64, 512)]
+    top2 = [d for _, d in sorted(far, reverse=True)[:2]]
+    assert top2 == [379, 121]
+
+
+def test_no_seed_in_the_page_text():
+    for tables in (text.EN, text.ZH):
+        for key, s in tables.items():
+            assert not re.search(r"seed|种子", s, re.I), key

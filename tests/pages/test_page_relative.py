@@ -1,14 +1,22 @@
-"""AppTest of pages/relative.py: both languages, controls change figures, scenes apply,
-bad query params never raise."""
+"""AppTest of pages/relative.py: both languages, controls change figures, one figure per panel, the
+ALiBi numbers computed, scenes point at drawn figures. (Scene round trips and hostile URLs: tests/app.)"""
+import ast
 import json
+import pathlib
+import re
 
 import pytest
 from conftest import assert_clean, figures, open_page
 
 from posviz import scenes, text
+from posviz.pe import relative as rel
+from posviz.text import relative as T
+from posviz.ui.plotting import formulas
 
-
-ORDER = ["distance", "shaw", "t5_matrix", "t5_step", "slopes", "bias", "mask", "side"]
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "pages" / "relative.py"
+# one figure per panel (phone: panels stack instead of squeezing side by side)
+ORDER = ["distance", "shaw", "shaw_lost", "t5_matrix", "t5_step", "slopes", "bias", "mask", "weight",
+         "side", "side_shaw", "side_t5", "side_alibi"]
 
 
 def figs(at):
@@ -18,15 +26,13 @@ def figs(at):
 
 
 def test_text_parity_and_scenes_valid():
-    from posviz.text import relative as T
-
     assert set(T.EN) == set(T.ZH)
     assert all(T.ZH[k].strip() for k in T.ZH)
-    scenes = __import__("posviz.scenes", fromlist=["SCENES"]).SCENES["relative"]
-    assert 3 <= len(scenes) <= 6
+    items = scenes.SCENES["relative"]
+    assert 3 <= len(items) <= 6
     ranges = dict(rel_L=(1, 256), rel_past=(0, 256), rel_shift=(0, 100), rel_k=(0, 64), rel_t5_nb=(4, 128),
                   rel_t5_md=(2, 1024), rel_heads=(1, 128), rel_head=(1, 128))
-    for sc in scenes:
+    for sc in items:
         assert sc["title"] in T.EN and sc["say"] in T.EN
         for k, v in sc["values"].items():
             if k == "rel_t5_bidir":
@@ -64,7 +70,8 @@ def test_controls_change_figures():
     base = f
     at.slider(key="rel_k").set_value(1).run()
     f = figs(at)
-    assert f["shaw"] != base["shaw"] and f["side"] != base["side"] and f["distance"] == base["distance"]
+    assert f["shaw"] != base["shaw"] and f["side_shaw"] != base["side_shaw"] and f["distance"] == base["distance"]
+    assert f["side"] == base["side"]
     base = f
     at.toggle(key="rel_t5_bidir").set_value(False).run()
     f = figs(at)
@@ -104,16 +111,42 @@ def test_invalid_t5_combination_shows_error_and_page_goes_on():
     assert len(figures(at)) >= 5                                      # the other sections still draw
 
 
-def test_scenes_apply():
+def test_every_scene_draws_every_figure_and_shows_a_drawn_one():
+    """(Values and URL round trips: tests/app/test_scenes.py.) Each scene draws all figures without an
+    error box, and its `show` key is the key of a figure the page draws."""
+    keys = set(re.findall(r'key="(rel_fig_[a-z0-9_]+)"', PAGE.read_text(encoding="utf-8")))
+    keys |= {n.value for n in ast.walk(ast.parse(PAGE.read_text(encoding="utf-8")))
+             if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("rel_fig_")}
     at = open_page("relative", "en")
-    items = scenes.SCENES["relative"]
-    for n, sc in enumerate(items):
+    for sc in scenes.SCENES["relative"]:
+        assert sc["show"] in keys, sc["show"]
         at.button(key="relative_next").click().run()
         assert_clean(at)
-        for k, v in sc["values"].items():
-            w = at.toggle(key=k) if k == "rel_t5_bidir" else at.slider(key=k)
-            assert w.value == v, (n, k, w.value, v)
-    assert len(figures(at)) == len(ORDER)
+        assert len(figures(at)) == len(ORDER)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_alibi_scene_numbers_are_computed_next_to_its_figure(lang):
+    """Scene 5 (12 heads): the note under the slope chart names the steepest head from alibi_slopes."""
+    at = open_page("relative", lang)
+    for _ in range(5):
+        at.button(key="relative_next").click().run()
+    assert at.slider(key="rel_heads").value == 12
+    note = " ".join(i.value for i in at.info)
+    if lang == "en":
+        assert "steepest head is 9 (m = 0.707)" in note and "head 8 (m = 0.00391)" in note
+        assert "Head 12, whose bias is drawn, has m = 0.0884; 6 of the 12 heads are steeper" in note
+    else:
+        assert "最陡的是第 9 个头（m = 0.707）" in note and "12 个头中有 6 个比它陡" in note
+    slopes = figures(at)[ORDER.index("slopes")]
+    assert len(slopes["data"]) == 2                                     # 8 geometric heads + 4 interleaved ones
+
+
+def test_power_of_two_heads_say_the_order_holds():
+    at = open_page("relative", "en", rel_heads="8", rel_head="3")
+    note = " ".join(i.value for i in at.info)
+    assert "fall with the head index: head 1 is the steepest (m = 0.5), head 8 the flattest (m = 0.00391)" in note
+    assert "Head 3, whose bias is drawn, has m = 0.125; 2 of the 8 heads are steeper" in note
 
 
 @pytest.mark.parametrize("params", [
@@ -123,17 +156,33 @@ def test_scenes_apply():
     dict(rel_L="256", rel_past="256", rel_k="64", rel_heads="128", rel_head="128", rel_t5_nb="128",
          rel_t5_md="1024", rel_shift="100"),
 ])
-def test_bad_or_extreme_query_params_do_not_raise(params):
+def test_bad_or_extreme_query_params_still_draw_figures(params):
+    """(No exception: tests/app/test_fuzz_pages.py.) The page still draws its figures."""
     at = open_page("relative", "en", **params)
     assert not at.exception, [e.value for e in at.exception]
     assert figures(at)
 
 
+def test_formula_boxes_read_the_docstrings_and_the_page_holds_no_latex():
+    src = PAGE.read_text(encoding="utf-8")
+    assert "\\" not in src and "$" not in src
+    for fn in (rel.relative_distance, rel.distance_from_positions, rel.shaw_relative_index, rel.shaw_lost_distance,
+               rel.t5_relative_position_bucket, rel.alibi_slopes, rel.alibi_head_bias, rel.causal_mask,
+               rel.nope_uniform_attention, rel.shaw_clipped_distance, rel.t5_representative_distance):
+        assert formulas(fn), fn.__name__
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_seed_001_relative_claims_shown(lang):
-    """Seed 001: 'cat sat' shifted by ten words (12th, 13th) and the price of relative biases."""
+def test_position_encodings_article_relative_claims_shown(lang):
+    """《位置编码》: 'cat sat' shifted by ten words (12th, 13th) and the price of relative biases."""
     at = open_page("relative", lang)
     assert not at.exception
     shown = " ".join(m.value for m in at.markdown)
     assert "12" in text.get(lang, "relative.intro") and "[L,S,d]" in text.get(lang, "relative.tables.md")
     assert text.get(lang, "relative.tables.md") in shown
+
+
+def test_no_seed_in_user_text_and_chinese_wording():
+    for table in (T.EN, T.ZH):
+        assert not [k for k, v in table.items() if re.search(r"\bseed \d|Seed \d|种子文章", v)]
+    assert not [k for k, v in T.ZH.items() if "因果 mask" in v or "对半" in v]

@@ -1,14 +1,24 @@
-"""AppTest of pages/sinusoidal.py: both languages, controls change figures, scenes apply,
-the learned table's boundary shows as st.error (not an exception), bad URLs don't raise."""
+"""AppTest of pages/sinusoidal.py: both languages, controls change figures, the learned table's
+boundary shows as a warning in the user's language (not as invalid input, not an exception), the
+last scenes' numbers, URL values outside the widgets' ranges.
+
+Scenes applying in order and hostile URLs are tested for every page in tests/app/test_scenes.py and
+tests/app/test_fuzz_pages.py."""
+import ast
 import os
 
 import pytest
 from conftest import ROOT, assert_clean, figures, open_page
 
 from posviz import scenes
+from posviz import text as all_text
 from posviz.text import sinusoidal as text
+from posviz.views import sinusoidal as view
 
-N_FIGURES = 8
+N_FIGURES = 12   # every panel is its own figure (phone-safe): waves, fingerprint ×2, similarity, dot, shift ×2,
+FIG = {name: i for i, name in enumerate(       # hand ×2, layouts ×2, modulo
+    ("waves", "fingerprint", "column", "similarity", "dot", "shift", "vectors", "circle", "dots", "interleaved",
+     "concat", "modulo"))}
 
 
 def _titles(figs):
@@ -17,6 +27,21 @@ def _titles(figs):
         t = f["layout"].get("title")
         out.append(t.get("text") if isinstance(t, dict) else t)
     return out
+
+
+def _boundary(at):
+    """The warnings that show the learned table's boundary."""
+    return [w.value for w in at.warning if "max_length=" in w.value]
+
+
+def _next(at, times):
+    for _ in range(times):
+        at.button(key="sinusoidal_next").click().run()
+    return at
+
+
+def _scene_index(title):
+    return [s["title"] for s in scenes.SCENES["sinusoidal"]].index(title)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -31,15 +56,27 @@ def test_page_renders_clean(lang):
     assert table["sinusoidal.hand.facts"][:20] in md
     assert any(table["sinusoidal.sim.warn"][:20] in w.value for w in at.warning)
     assert len(at.success) == 1                                         # L = max_length by default: works
+    assert not _boundary(at)
+    (methods,) = at.table                                               # the reference table fits a phone
+    first_column = list(view.markdown_table(table["sinusoidal.table.md"])["columns"].values())[0]
+    assert methods.value.iloc[:, 0].tolist() == first_column and len(first_column) == 3
+
+
+def test_every_figure_is_one_panel():
+    """Phone-safe: no figure holds side-by-side subplots (each panel is its own figure in st.columns)."""
+    for fig in figures(open_page("sinusoidal", "en")):
+        assert not any(k.startswith(("xaxis2", "yaxis2")) for k in fig["layout"]), _titles([fig])
 
 
 def test_text_parity_and_scenes_valid():
     assert set(text.EN) == set(text.ZH)
     items = scenes.SCENES["sinusoidal"]
     assert 3 <= len(items) <= 6
+    src = open(os.path.join(ROOT, "pages", "sinusoidal.py"), encoding="utf-8").read()
     for sc in items:
         assert sc["title"] in text.EN and sc["say"] in text.EN
         assert all(k.startswith("sin_") for k in sc["values"])
+        assert f'"{sc["show"]}"' in src, sc["show"]                     # a figure or widget key of the page
 
 
 def test_controls_change_figures():
@@ -48,74 +85,68 @@ def test_controls_change_figures():
     at.slider(key="sin_D").set_value(16).run()
     assert_clean(at)
     after = figures(at)
-    assert before[1]["data"][0]["z"] != after[1]["data"][0]["z"]          # fingerprint heatmap
+    assert before[FIG["fingerprint"]]["data"][0]["z"] != after[FIG["fingerprint"]]["data"][0]["z"]
     at.slider(key="sin_delta").set_value(7).run()
-    assert figures(at)[4]["data"][0]["z"] != after[4]["data"][0]["z"]     # M(Delta)
+    assert figures(at)[FIG["shift"]]["data"][0]["z"] != after[FIG["shift"]]["data"][0]["z"]   # M(Delta)
     assert_clean(at)
 
 
-def test_learned_boundary_is_an_error_box_not_an_exception():
+def test_learned_boundary_is_a_warning_not_an_error_or_exception():
     at = open_page("sinusoidal", "en", sin_M="16", sin_learned_L="16")
     assert_clean(at)
     at.slider(key="sin_learned_L").set_value(17).run()
-    assert not at.exception
-    assert len(at.error) == 1
-    msg = at.error[0].value
-    assert "max_length=16" in msg and "L=17" in msg
+    assert_clean(at)                                                    # no st.error: it is not bad input
+    msgs = _boundary(at)
+    assert len(msgs) == 1 and "max_length=16" in msgs[0] and "L=17" in msgs[0]
+    assert "hard boundary" in msgs[0]
+    assert any(text.EN["sinusoidal.learned.err_why"].format(M=16) == m.value for m in at.markdown)
     assert len(figures(at)) == N_FIGURES                                # the page keeps working
-    assert any("17" in w.value for w in at.warning)                     # the modulo panel counts aliases
+    assert any("17" in w.value and "max_length" not in w.value for w in at.warning)   # the modulo panel counts
     assert len(at.dataframe) >= 3                                       # hand table, aliases, state_dict
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_boundary_error_both_languages(lang):
+def test_boundary_in_the_users_language(lang):
     at = open_page("sinusoidal", lang, sin_M="8", sin_learned_L="9")
-    assert not at.exception
-    assert len(at.error) == 1 and "max_length=8" in at.error[0].value
+    assert_clean(at)
+    msgs = _boundary(at)
+    assert len(msgs) == 1 and "max_length=8" in msgs[0]
+    assert msgs[0] == all_text.get(lang, "err.learned_boundary", L=9, M=8, last=7)
+    assert all_text.get(lang, "ui.invalid") not in " ".join(w.value for w in at.warning)
+    if lang == "zh":
+        assert "硬边界" in msgs[0] and "This is" not in msgs[0]
 
 
-def test_scenes_apply():
-    at = open_page("sinusoidal", "zh")
-    n = len(scenes.SCENES["sinusoidal"])
-    for k in range(n):
-        at.button(key="sinusoidal_next").click().run()
-        assert not at.exception
-        values = scenes.SCENES["sinusoidal"][k]["values"]
-        for key, v in values.items():
-            if key == "sin_dims":
-                assert list(at.multiselect(key=key).value) == v
-            elif key == "sin_base":
-                assert at.select_slider(key=key).value == v
-            else:
-                assert at.slider(key=key).value == v
-    # the last scene (modulo bug, L = 30 > M = 8): the module still refuses (one error box)
-    # while the modulo panel shows which positions the wrap-around would alias
-    assert len(at.error) == 1
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_edge_scene_is_the_512_row_table_and_says_boundary(lang):
+    """“Position encodings”: 512 trained rows, the 513th token has nothing to look up."""
+    at = _next(open_page("sinusoidal", lang), _scene_index("sinusoidal.scene.edge") + 1)
+    assert_clean(at)
+    assert at.slider(key="sin_M").value == 512 and at.slider(key="sin_learned_L").value == 513
+    msgs = _boundary(at)
+    assert len(msgs) == 1 and "max_length=512" in msgs[0] and "L=513" in msgs[0]
+    assert msgs[0] == all_text.get(lang, "err.learned_boundary", L=513, M=512, last=511)
+
+
+def test_last_scene_refuses_and_counts_the_aliases():
+    """Modulo scene (L = 30 > M = 8): the module still refuses (the boundary) while the modulo panel
+    shows the 22 positions the wrap-around would alias."""
+    at = _next(open_page("sinusoidal", "zh"), len(scenes.SCENES["sinusoidal"]))
+    assert_clean(at)
+    assert len(_boundary(at)) == 1
     assert any("22" in w.value for w in at.warning)
 
 
-def test_edge_scene_shows_error():
-    at = open_page("sinusoidal", "en")
-    idx = [s["title"] for s in scenes.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
-    for _ in range(idx + 1):
-        at.button(key="sinusoidal_next").click().run()
-    assert not at.exception and len(at.error) == 1
-
-
-@pytest.mark.parametrize("params", [
-    {"sin_D": "-5"}, {"sin_D": "1e308"}, {"sin_D": "abc"}, {"sin_D": "7"},
-    {"sin_L": "100000000"}, {"sin_base": "1"}, {"sin_base": "nan"}, {"sin_pos": "-1"},
-    {"sin_dims": "abc"}, {"sin_M": "0"}, {"sin_learned_L": "999999"}, {"sin_delta": "1e308"},
-])
-def test_bad_query_params_do_not_raise(params):
+@pytest.mark.parametrize("params", [{"sin_D": "7"}, {"sin_base": "1"}, {"sin_L": "100000000"}, {"sin_pos": "-1"},
+                                    {"sin_M": "0"}, {"sin_learned_L": "999999"}, {"sin_dims": "abc"}])
+def test_url_values_outside_the_widgets_ranges(params):
+    """Values the shared fuzz test does not try (an odd D, base 1, just-too-large lengths)."""
     at = open_page("sinusoidal", "en", **params)
     assert not at.exception, [e.value for e in at.exception]
 
 
 def test_page_is_thin():
     """House rule: pages import neither torch nor numpy (math lives in posviz)."""
-    import ast
-
     tree = ast.parse(open(os.path.join(ROOT, "pages", "sinusoidal.py"), encoding="utf-8").read())
     names = set()
     for node in ast.walk(tree):
@@ -123,12 +154,13 @@ def test_page_is_thin():
             names |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             names.add((node.module or "").split(".")[0])
-    assert not names & {"torch", "numpy"}, names
+    assert not names & {"torch", "numpy", "math"}, names
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_seed_checks_visible(lang):
-    """Seed 000 §05 (PE(0) = [0, 1, 0, 1, ...]), §14 (positional shortcuts), seed 001 (512 rows, 513th token)."""
+def test_article_checks_visible(lang):
+    """“Same words, different order…” §05 (PE(0) = [0, 1, 0, 1, ...]), §14 (positional shortcuts), and
+    “Position encodings” (512 rows, 513th token)."""
     at = open_page("sinusoidal", lang)
     assert_clean(at)
     assert any("[0, 1, 0, 1, 0, 1, 0, 1, …]" in c.value for c in at.caption)
@@ -137,17 +169,27 @@ def test_seed_checks_visible(lang):
     assert "513" in table["sinusoidal.learned.md"]
 
 
-def test_edge_scene_is_seed_001_512_rows():
-    at = open_page("sinusoidal", "en")
-    idx = [s["title"] for s in scenes.SCENES["sinusoidal"]].index("sinusoidal.scene.edge")
-    for _ in range(idx + 1):
-        at.button(key="sinusoidal_next").click().run()
-    assert at.slider(key="sin_M").value == 512 and at.slider(key="sin_learned_L").value == 513
-    assert "max_length=512" in at.error[0].value and "L=513" in at.error[0].value
-
-
-def test_learned_shape_uses_seed_batch():
-    """Seed 000 §06: ids [3, 20] through a 64-wide table give [3, 20, 64]."""
+def test_learned_shape_uses_the_article_batch():
+    """“Same words, different order…” §06: ids [3, 20] through a 64-wide table give [3, 20, 64]."""
     at = open_page("sinusoidal", "en", sin_D="64", sin_M="512", sin_learned_L="20")
     assert_clean(at)
     assert any("[3, 20, 64]" in s.value for s in at.success)
+
+
+def test_shift_blocks_are_live_latex():
+    """The 2x2 blocks under the shift figure are the current M_0(Δ), M_{D/2-1}(Δ) (built by the figures module)."""
+    at = open_page("sinusoidal", "en", sin_D="16", sin_delta="3")
+    assert_clean(at)
+    formulas = [el.value for el in at.latex]
+    assert any("M_{0}(\\Delta) = " in f and "M_{7}(\\Delta) = " in f for f in formulas)
+
+
+def test_articles_cited_by_title_and_chinese_wording():
+    """Issue 14: no “seed 000” / 种子文章 in user text; 因果掩码, never 因果 mask or causal mask in Chinese."""
+    import re
+
+    for lang, table in (("en", text.EN), ("zh", text.ZH)):
+        for key, s in table.items():
+            assert not re.search(r"\bseed\s*0\d\d|种子文章|seed article", s, re.I), key
+            if lang == "zh":
+                assert not re.search(r"因果 ?mask|causal mask|对半", s), key

@@ -9,6 +9,7 @@ from posviz.pe import decay
 from posviz.pe.relative import alibi_slopes
 from posviz.pe.rope import apply_rope, rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_positions
+from posviz.validate import PosvizError
 
 
 # ---------------------------------------------------------------- RoFormer bound
@@ -231,7 +232,10 @@ def test_sinusoidal_dot_matches_positions():
 
 
 def test_sinusoidal_dot_equals_half_rope_ones_curve_for_same_width_and_base():
-    torch.testing.assert_close(decay.sinusoidal_dot(128, 3000), decay.ones_score_curve(128, 3000) / 2)
+    # the same cosine sum; the frequencies differ only by float32 rounding (rope_inv_freq evaluates
+    # base^(-2i/d) in float32 as transformers does, sinusoidal_frequencies in float64)
+    torch.testing.assert_close(decay.sinusoidal_dot(128, 3000), decay.ones_score_curve(128, 3000) / 2,
+                               rtol=0, atol=1e-3)
 
 
 # ---------------------------------------------------------------- grid, summary
@@ -324,3 +328,20 @@ def test_abel_bound_holds_for_random_content(half, log_base, seed):
     bound = decay.roformer_decay_bound(d, 300, base=base)
     assert torch.all(s.abs() <= step * half * bound + 1e-9)
     assert torch.all(bound <= bound[0] + 1e-12) and torch.all(bound >= 0)
+
+
+@pytest.mark.parametrize("call,code", [
+    (lambda: decay.ones_score_curve(8, torch.tensor([0.5, 1.0])), "decay_distances"),
+    (lambda: decay.ones_score_curve(8, [[1, 2]]), "decay_distances"),
+    (lambda: decay.ones_score_curve(8, torch.tensor([-1, 2])), "decay_distances_range"),
+    (lambda: decay.rope_score_curve(torch.ones(4), torch.ones(6), 3), "decay_qk_shape"),
+    (lambda: decay.rope_score_curve(torch.tensor([1.0, float("nan")]), torch.ones(2), 3), "finite"),
+    (lambda: decay.alibi_penalty(10, []), "decay_heads"),
+    (lambda: decay.rope_score_curve(object(), torch.ones(2), 3), "tensor"),
+])
+def test_errors_are_coded_and_speak_chinese(call, code):
+    with pytest.raises(PosvizError) as e:
+        call()
+    assert e.value.code == code
+    zh = e.value.message("zh")
+    assert zh != e.value.message("en") and any("\u4e00" <= ch <= "\u9fff" for ch in zh)

@@ -3,6 +3,7 @@ import pytest
 import torch
 
 from posviz.pe import learned
+from posviz.validate import PosvizError
 
 
 def test_forward_shape_and_sum():
@@ -89,3 +90,32 @@ def test_state_dict_summary():
 def test_invalid_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_boundary_error_is_a_coded_boundary_in_both_languages():
+    """L = M + 1 is the hard boundary the articles warn about: a PosvizError with boundary = True,
+    which the UI shows as a warning (not as invalid input), in the user's language."""
+    with pytest.raises(learned.PositionOutOfRangeError) as e:
+        learned.learned_forward_shape(64, 512, 513)
+    err = e.value
+    assert isinstance(err, PosvizError) and err.boundary and err.code == "learned_boundary"
+    assert err.params == dict(L=513, M=512, last=511)
+    assert "max_length=512" in err.message("zh") and "硬边界" in err.message("zh")
+    assert "hard boundary" in err.message("en")
+
+
+@pytest.mark.parametrize("call, code", [
+    (lambda: learned.LearnedAbsolutePositions(10, 8, 4)(torch.zeros(1, 3)), "token_ids_tensor"),
+    (lambda: learned.LearnedAbsolutePositions(10, 8, 4)(torch.full((1, 3), 10)), "range"),
+    (lambda: learned.modulo_position_ids(8, 0), "range"),
+])
+def test_errors_are_coded(call, code):
+    with pytest.raises(PosvizError) as e:
+        call()
+    assert e.value.code == code and not e.value.boundary
+
+
+def test_formulas_live_beside_the_code():
+    from posviz.ui.plotting import formulas
+
+    assert formulas(learned.LearnedAbsolutePositions) and formulas(learned.modulo_position_ids)

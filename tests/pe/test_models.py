@@ -1,14 +1,16 @@
-"""posviz.pe.models: the published RoPE settings of real models, each with its source."""
+"""posviz.pe.models: the gallery of real models as data files, each with its source and release date;
+the extrapolation page's presets are these same entries."""
+import json
 import math
+import re
 
 import pytest
 
 from posviz import text
-from posviz.pe import models as presets
+from posviz.pe import models as gallery
 from posviz.pe import scaling
-from posviz.figures import extrapolation as fx
 
-EXPECTED = {   # (head_dim, rope_parameters, L_train) as published in each config.json
+EXPECTED = {   # (rotary dims, main rope_parameters, L_train) as published in each config.json
     "llama2_7b": (128, {"rope_type": "default", "rope_theta": 10000.0}, 4096),
     "mistral_7b": (128, {"rope_type": "default", "rope_theta": 10000.0}, 32768),
     "llama31_8b": (128, {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
@@ -24,57 +26,69 @@ EXPECTED = {   # (head_dim, rope_parameters, L_train) as published in each confi
 }
 
 
-def test_every_brief_model_is_there():
-    assert set(EXPECTED) == set(presets.KEYS)
+def test_gallery_has_at_least_25_models_and_the_old_presets():
+    assert len(gallery.KEYS) >= 25
+    assert set(EXPECTED) <= set(gallery.KEYS)
 
 
-@pytest.mark.parametrize("key", presets.KEYS)
-def test_preset_numbers_and_source(key):
-    p = presets.preset(key)
+@pytest.mark.parametrize("key", list(EXPECTED))
+def test_old_presets_read_the_same(key):
+    m = gallery.model(key)
     d, params, l_train = EXPECTED[key]
-    assert (p["head_dim"], p["rope_parameters"], p["l_train"]) == (d, params, l_train)
-    assert p["source"].startswith("https://huggingface.co/" + p["repo"])
-    assert "config.json" in p["source"] or "model card" in p["source"]
-    assert p["l_train"] in presets.LENGTHS and p["l_target"] in presets.LENGTHS
-    assert p["l_target"] > p["l_train"]
-    for lang in text.LANGS:                          # what was checked is stated in both languages
-        assert text.get(lang, f"extrapolation.checked.{key}") != f"extrapolation.checked.{key}"
-        assert text.get(lang, f"w.ext_preset.{key}") == p["name"]
+    main = m["rope"].rope["default"]
+    assert (main.rotary_dim, main.rope_parameters, m["l_train"]) == (d, params, l_train)
 
 
-@pytest.mark.parametrize("key", presets.KEYS)
-def test_preset_loads_and_renders(key):
-    p = presets.preset(key)
-    inv, a = scaling.rope_frequencies(p["head_dim"], p["rope_parameters"])
-    assert inv.shape == (p["head_dim"] // 2,) and a > 0
-    for method in ("model",) + scaling.METHODS:
-        v = scaling.extrapolation_view(p["head_dim"], p["rope_parameters"], p["l_train"], p["l_target"], method)
-        fig = fx.ratio_figure(v["ratio"], v["bands"], v["factor"], t=lambda k, **f: k, name=p["name"])
-        assert len(fig.to_json()) < 300_000
+@pytest.mark.parametrize("key", gallery.KEYS)
+def test_entry_fields_source_and_date(key):
+    e = gallery.GALLERY[key]
+    assert re.fullmatch(r"[A-Za-z0-9-]+/[A-Za-z0-9._-]+", e["repo"])
+    assert e["source"].startswith("https://huggingface.co/" + e["repo"])
+    assert "config.json" in e["source"] or "model card" in e["source"]
+    assert re.fullmatch(r"20[12]\d-\d\d-\d\d", e["released"])
+    assert e["check"] in ("copy", "known") and "model_type" in e["config"]
+    for lang in text.LANGS:                          # names and the check note in both languages
+        assert text.get(lang, f"w.ext_preset.{key}") == e["name"] == text.get(lang, f"w.models_pick.{key}")
+        assert text.get(lang, f"extrapolation.check.{e['check']}") != f"extrapolation.check.{e['check']}"
+
+
+@pytest.mark.parametrize("key", gallery.KEYS)
+def test_entry_reads_and_its_lengths_are_offered(key):
+    m = gallery.model(key)
+    r = m["rope"]
+    assert m["l_train"] in gallery.LENGTHS and m["l_target"] in gallery.LENGTHS and m["l_target"] > m["l_train"]
+    for lr in r.rope.values():
+        inv, a = lr.frequencies()
+        assert inv.shape == (lr.rotary_dim // 2,) and a > 0
+    assert r.rotary_dim <= r.head_dim and r.trained_length <= r.max_length
+    assert json.loads(gallery.config_json(key)) == gallery.GALLERY[key]["config"]
 
 
 def test_published_attention_factors():
-    """Qwen2.5 YaRN x4: 0.1 ln 4 + 1; DeepSeek-V3: mscale / mscale_all_dim = 1."""
-    q = presets.preset("qwen25_7b_yarn")
-    assert scaling.rope_frequencies(128, q["rope_parameters"])[1] == pytest.approx(0.1 * math.log(4) + 1)
-    ds = presets.preset("deepseek_v3")
-    assert scaling.rope_frequencies(64, ds["rope_parameters"])[1] == 1.0
+    """Qwen2.5 YaRN x4: 0.1 ln 4 + 1; DeepSeek-V3: mscale / mscale_all_dim = 1 (the temperature is in
+    the softmax scale instead); Phi-3.5: sqrt(1 + ln 32 / ln 4096)."""
+    q = gallery.model("qwen25_7b_yarn")["rope"].rope["default"]
+    assert q.frequencies()[1] == pytest.approx(0.1 * math.log(4) + 1)
+    ds = gallery.model("deepseek_v3")["rope"]
+    assert ds.rope["default"].frequencies()[1] == 1.0
+    assert ds.softmax_scale == pytest.approx((0.1 * math.log(40) + 1) ** 2)
+    phi = gallery.model("phi35_mini")["rope"].rope["default"]
+    assert phi.frequencies()[1] == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
 
 
 def test_llama31_bands():
-    """Llama 3.1 8B: 29 pairs kept (λ < 2048), 6 smoothed, 29 divided by 8 (λ > 8192)."""
-    p = presets.preset("llama31_8b")
-    bands = scaling.llama3_bands(128, p["rope_parameters"])
+    """Llama 3.1 8B: 29 pairs kept (λ < 2048), 6 smoothed, 29 divided by 8 (λ > 8192) -- the
+    numbers the extrapolation page's ratio text states."""
+    p = gallery.model("llama31_8b")["rope"].rope["default"].rope_parameters
+    bands = scaling.llama3_bands(128, p)
     assert [int((bands == b).sum()) for b in (0, 1, 2)] == [29, 6, 29]
 
 
-def test_preset_returns_copies_and_validates():
-    a = presets.preset("llama31_8b")
-    a["rope_parameters"]["factor"] = 99
+def test_model_returns_copies_and_validates():
+    a = gallery.model("llama31_8b")
     a["config"]["rope_theta"] = 1
-    assert presets.preset("llama31_8b")["rope_parameters"]["factor"] == 8.0
-    assert presets.PRESETS["llama31_8b"]["config"]["rope_theta"] == 500000.0
-    with pytest.raises(ValueError, match="preset"):
-        presets.preset("gpt4")
-    with pytest.raises(ValueError, match="preset"):
-        presets.preset_json("gpt4")
+    assert gallery.GALLERY["llama31_8b"]["config"]["rope_theta"] == 500000.0
+    with pytest.raises(ValueError, match="model"):
+        gallery.model("gpt4")
+    with pytest.raises(ValueError, match="model"):
+        gallery.config_json("gpt4")

@@ -96,3 +96,20 @@ def test_packed_contracts_agree_on_offsets_within_a_segment():
 def test_packed_invalid_input(args, kw, name):
     with pytest.raises(ValueError, match=name):
         packed_position_ids(*args, **kw)
+
+
+def test_errors_are_coded():
+    from posviz import text
+
+    for call, code in ((lambda: position_ids_from_mask([[0, 2, 1]]), "lab.binary"),
+                       (lambda: position_ids_from_mask([[0.0, 1.0]]), "lab.integer_tensor"),
+                       (lambda: make_position_ids("modulo", torch.ones(1, 3, dtype=torch.long)), "lab.needs"),
+                       (lambda: make_position_ids("token_ids", torch.ones(1, 3, dtype=torch.long),
+                                                  torch.ones(1, 4, dtype=torch.long)), "lab.same_shape"),
+                       (lambda: packed_position_ids([3, 5], "source", source_offsets=[0]), "lab.one_per_segment"),
+                       (lambda: packed_position_ids("abc", "reset"), "lab.int_list"),
+                       (lambda: packed_segment_ids([0, 2]), "range")):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert e.value.code == code and text.has(f"err.{code}")
+        assert e.value.message("zh") != str(e.value)

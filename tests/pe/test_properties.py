@@ -72,6 +72,25 @@ def test_apply_rope_valid_preserves_norms(N, H, L, d, b, layout):
 
 
 @FAST
+@given(st.integers(1, 3), st.integers(1, 4), st.sampled_from([1, 8, 16, 32, 64, 96]), st.sampled_from([2, 8, 16, 64, 128]),
+       st.sampled_from([torch.float32, torch.float64]), st.integers(1, 3), st.floats(0.5, 4.0))
+def test_apply_rope_is_the_transparent_formula_bit_for_bit(N, H, L, d, dtype, threads, factor):
+    """Whichever path apply_rope takes (the private complex-multiply fast path or not), its result is
+    torch.equal to the transparent rotation of the same float32 angles."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        g = torch.Generator().manual_seed(N * 1000 + L * d)
+        x = torch.randn(N, H, L, d, generator=g).to(dtype)
+        pos = torch.randint(0, 100000, (N, L), generator=g)
+        ang = pos.float()[..., None] * rope.rope_inv_freq(d)                  # [N,L,d/2]
+        cos, sin = (ang.cos() * factor).to(dtype)[:, None], (ang.sin() * factor).to(dtype)[:, None]
+        assert torch.equal(rope.apply_rope(x, pos, attention_factor=factor), rope.rotate_pairs(x, cos, sin))
+    finally:
+        torch.set_num_threads(old)
+
+
+@FAST
 @given(odd_dim, bad_base)
 def test_rope_invalid(d, b):
     rejects("head_dim", rope.rope_inv_freq, d)

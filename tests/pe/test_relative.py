@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posviz.pe import relative as R
+from posviz.validate import PosvizError
 
 
 # ---------------------------------------------------------------- reference: ALiBi get_slopes
@@ -313,3 +314,19 @@ def test_t5_bucket_ranges_large_max_distance_fast():
     rows = R.t5_bucket_ranges(bidirectional=True, num_buckets=1024, max_distance=10**6)
     assert time.time() - t < 5
     assert len(rows) == 1024
+
+
+@pytest.mark.parametrize("call,code", [
+    (lambda: R.relative_distance(5, 3), "rel_query_length"),
+    (lambda: R.t5_bucket_matrix(4, num_buckets=32, max_distance=8), "rel_t5_max_distance"),
+    (lambda: R.distance_from_positions([], [1]), "rel_positions"),
+    (lambda: R.distance_from_positions([[1, 2]], [1]), "rel_positions"),
+    (lambda: R.t5_relative_position_bucket(object()), "tensor"),
+    (lambda: R.alibi_slopes(0), "range"),
+])
+def test_errors_are_coded_and_speak_chinese(call, code):
+    with pytest.raises(PosvizError) as e:
+        call()
+    assert e.value.code == code
+    zh = e.value.message("zh")
+    assert zh != e.value.message("en") and any("\u4e00" <= ch <= "\u9fff" for ch in zh)

@@ -1,4 +1,5 @@
-"""posviz.pe.rope: the seeds' hand examples, the RoPE identities, layouts, Hugging Face agreement."""
+"""posviz.pe.rope: the seeds' hand examples, the RoPE identities, layouts, the transparent formula
+and its private fast path (bit for bit), Hugging Face agreement, attention, coded errors."""
 import math
 
 import pytest
@@ -6,11 +7,13 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posviz.pe import rope
+from posviz.pe import _rope_fast, rope
 from posviz.pe.rope import (apply_rope, clock_hands, content_vectors, convert_layout, hand_examples,
-                         layout_demo, layout_permutation, pair_rotate, pair_score, pair_score_relative,
-                         rope_angles, rope_inv_freq, rope_pairs, rope_rotation_matrix, rope_score,
-                         rope_score_relative, rotation_2x2, shift_scores, shown_pairs, wrap_angle)
+                            layout_demo, pair_rotate, pair_score, pair_score_closed_form, pair_score_relative,
+                            pairing_permutation, rope_angles, rope_inv_freq, rope_pairs, rope_rotation_matrix,
+                            rotated_score, rotated_score_relative, rotation_2x2, shift_scores, shown_pairs,
+                            wrap_angle)
+from posviz.validate import PosvizError
 
 
 def formula_rope(x, pos, inv_freq, layout="interleaved", factor=1.0):
@@ -88,7 +91,7 @@ def test_inv_freq_and_angles():
 
 
 def test_rotation_group_property():
-    for layout in rope.LAYOUTS:
+    for layout in rope.ROPE_LAYOUTS:
         for p, s in [(0, 0), (1, 3), (5, 7), (100, 37), (-4, 9)]:
             rp = rope_rotation_matrix(p, 16, layout=layout).double()
             rs = rope_rotation_matrix(s, 16, layout=layout).double()
@@ -103,7 +106,7 @@ def test_rotation_group_property():
 def test_pair_rotations_are_the_blocks_of_the_matrix():
     blocks = rope.rope_pair_rotations(5, 8)
     assert blocks.shape == (4, 2, 2)
-    for layout in rope.LAYOUTS:
+    for layout in rope.ROPE_LAYOUTS:
         r = rope_rotation_matrix(5, 8, layout=layout)
         for i, (a, b) in enumerate(rope_pairs(8, layout).tolist()):
             assert torch.equal(r[[a, b]][:, [a, b]], blocks[i])
@@ -113,7 +116,7 @@ def test_pair_rotations_are_the_blocks_of_the_matrix():
 def test_rotation_matrix_matches_apply_rope():
     torch.manual_seed(1)
     x = torch.randn(1, 1, 1, 12)
-    for layout in rope.LAYOUTS:
+    for layout in rope.ROPE_LAYOUTS:
         r = rope_rotation_matrix(7, 12, layout=layout)
         assert torch.allclose(r @ x[0, 0, 0], apply_rope(x, [7], layout=layout)[0, 0, 0], atol=1e-6)
 
@@ -121,12 +124,12 @@ def test_rotation_matrix_matches_apply_rope():
 def test_common_shift_unchanged_moving_key_changes():
     torch.manual_seed(2)
     q, k = torch.randn(64), torch.randn(64)
-    for layout in rope.LAYOUTS:
-        base = rope_score(q, k, 3, 10, layout=layout)
+    for layout in rope.ROPE_LAYOUTS:
+        base = rotated_score(q, k, 3, 10, layout=layout)
         for delta in (1, 4, 50, 1000):
-            shifted = rope_score(q, k, 3 + delta, 10 + delta, layout=layout)
+            shifted = rotated_score(q, k, 3 + delta, 10 + delta, layout=layout)
             assert float(shifted) == pytest.approx(float(base), rel=1e-4, abs=1e-4)
-            moved = rope_score(q, k, 3, 10 + delta, layout=layout)
+            moved = rotated_score(q, k, 3, 10 + delta, layout=layout)
             assert abs(float(moved) - float(base)) > 1e-3
         s = shift_scores(q, k, 3, 10, 4, layout=layout)
         assert s.shape == (3,)
@@ -150,9 +153,9 @@ def test_relative_form_equals_absolute():
     q, k = torch.randn(32), torch.randn(32)
     p = torch.tensor([0, 5, 17, 300])
     s = torch.tensor([3, 1, 17, 9])
-    for layout in rope.LAYOUTS:
-        absolute = rope_score(q, k, p, s, layout=layout)
-        relative = rope_score_relative(q, k, s - p, layout=layout)
+    for layout in rope.ROPE_LAYOUTS:
+        absolute = rotated_score(q, k, p, s, layout=layout)
+        relative = rotated_score_relative(q, k, s - p, layout=layout)
         assert torch.allclose(absolute, relative, atol=1e-4)
         # and via the block-diagonal matrix
         r = rope_rotation_matrix(float(s[1] - p[1]), 32, layout=layout)
@@ -164,18 +167,18 @@ def test_relative_form_equals_absolute():
        seed=st.integers(0, 1000))
 def test_shift_invariance_property(p, s, delta, seed):
     q, k = content_vectors(16, "random", seed)
-    a = rope_score(q.double(), k.double(), p, s)
-    b = rope_score(q, k, p + delta, s + delta)
+    a = rotated_score(q.double(), k.double(), p, s)
+    b = rotated_score(q, k, p + delta, s + delta)
     assert float(a) == pytest.approx(float(b), abs=2e-3)
 
 
 # ---------------------------------------------------------------- layouts
-def test_layout_permutation():
-    assert layout_permutation(8).tolist() == [0, 2, 4, 6, 1, 3, 5, 7]
-    assert layout_permutation(8, "half", "interleaved").tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
-    assert layout_permutation(8, "half", "half").tolist() == list(range(8))
-    p = layout_permutation(10)
-    inv = layout_permutation(10, "half", "interleaved")
+def test_pairing_permutation():
+    assert pairing_permutation(8).tolist() == [0, 2, 4, 6, 1, 3, 5, 7]
+    assert pairing_permutation(8, "half", "interleaved").tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+    assert pairing_permutation(8, "half", "half").tolist() == list(range(8))
+    p = pairing_permutation(10)
+    inv = pairing_permutation(10, "half", "interleaved")
     assert torch.equal(p[inv], torch.arange(10)) and torch.equal(inv[p], torch.arange(10))
     assert rope_pairs(6, "interleaved").tolist() == [[0, 1], [2, 3], [4, 5]]
     assert rope_pairs(6, "half").tolist() == [[0, 3], [1, 4], [2, 5]]
@@ -191,8 +194,8 @@ def test_layouts_equivalent_via_permutation(shape):
     assert torch.equal(inter, convert_layout(half, "half", "interleaved"))
     # scores identical: (P a).(P b) = a.b
     q, k = torch.randn(shape[-1]), torch.randn(shape[-1])
-    s1 = rope_score(q, k, 4, 11)
-    s2 = rope_score(convert_layout(q), convert_layout(k), 4, 11, layout="half")
+    s1 = rotated_score(q, k, 4, 11)
+    s2 = rotated_score(convert_layout(q), convert_layout(k), 4, 11, layout="half")
     assert float(s1) == pytest.approx(float(s2), abs=1e-5)
 
 
@@ -202,37 +205,96 @@ def test_mixing_layouts_gives_different_scores():
     assert abs(float(demo["mixed"]) - float(demo["interleaved"])) > 1e-3
 
 
-# ---------------------------------------------------------------- apply_rope exactness and speed path
+# ---------------------------------------------------------------- apply_rope: the transparent formula, its fast path
+FAST_SHAPES = [(1, 4, 256, 128), (2, 3, 5, 8), (1, 2, 96, 64), (2, 4, 33, 6), (1, 1, 48, 8), (3, 2, 64, 2),
+               (1, 32, 128, 128), (2, 1, 16, 16), (1, 1, 1, 128), (4, 2, 8, 32)]
+
+
+def test_apply_rope_is_seed000_s09_listing():
+    """apply_rope gives the numbers of the article's own listing (its exp/log inv_freq aside: we use
+    transformers' float32 expression), for [L] and [N,L] positions, both pairings."""
+    torch.manual_seed(6)
+    x = torch.randn(2, 4, 6, 8)
+    pos = torch.arange(6)
+    inv = rope_inv_freq(8)
+    assert torch.equal(apply_rope(x, pos), formula_rope(x, pos, inv))
+    pos2 = torch.stack((pos, pos + 7))                               # [N,L]
+    assert torch.equal(apply_rope(x, pos2), formula_rope(x, pos2, inv))
+    assert torch.equal(apply_rope(x, pos2, layout="half"), formula_rope(x, pos2, inv, "half"))
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_fast_path_bitwise_equals_formula(threads):
+def test_fast_path_bitwise_equals_transparent_formula(threads):
+    """On every shape, dtype and thread count where _rope_fast applies, torch.equal with the
+    transparent rotation (rotate_pairs) and with the independent formula above."""
     old = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
         torch.manual_seed(6)
-        for shape in [(1, 4, 256, 128), (2, 3, 5, 8), (1, 2, 96, 64), (2, 4, 33, 6)]:
-            x = torch.randn(*shape)
-            pos = torch.arange(shape[2]) * 3
-            inv = rope_inv_freq(shape[-1])
-            assert torch.equal(apply_rope(x, pos), formula_rope(x, pos, inv))
-            assert torch.equal(apply_rope(x, pos, layout="half"), formula_rope(x, pos, inv, "half"))
-            x64 = x.double()
-            assert torch.equal(apply_rope(x64, pos), formula_rope(x64, pos, inv))
+        taken = 0
+        for shape in FAST_SHAPES:
+            for dtype in (torch.float32, torch.float64, torch.bfloat16, torch.float16):
+                x = torch.randn(*shape).to(dtype)
+                for pos in (torch.arange(shape[2]) * 3, torch.randint(0, 100000, (shape[0], shape[2]))):
+                    for factor in (1.0, 1.2345):
+                        inv = rope_inv_freq(shape[-1])
+                        want = formula_rope(x, pos, inv, factor=factor)
+                        assert torch.equal(apply_rope(x, pos, attention_factor=factor), want), (shape, dtype)
+                        assert torch.equal(apply_rope(x, pos, layout="half", attention_factor=factor),
+                                           formula_rope(x, pos, inv, "half", factor))
+                        if _rope_fast.applies(x, "interleaved"):
+                            taken += 1
+                            p = pos.float() if pos.ndim == 2 else pos.float()[None]
+                            ang = p[..., None] * inv                                 # [B,L,d/2]
+                            cos = (ang.cos() * factor).to(dtype)[:, None]
+                            sin = (ang.sin() * factor).to(dtype)[:, None]
+                            fast = _rope_fast.rotate_interleaved(x, cos, sin)
+                            assert torch.equal(fast, rope.rotate_pairs(x, cos, sin)), (shape, dtype, threads)
+        assert taken > 0                                             # the fast path is exercised
     finally:
         torch.set_num_threads(old)
 
 
-def test_cache_hit_gives_identical_result_and_no_alias():
+def test_fast_path_applies_only_where_exact():
+    assert _rope_fast.applies(torch.zeros(1, 4, 256, 128), "interleaved")
+    assert not _rope_fast.applies(torch.zeros(1, 4, 256, 128), "half")
+    assert not _rope_fast.applies(torch.zeros(1, 4, 256, 128, dtype=torch.bfloat16), "interleaved")
+    assert not _rope_fast.applies(torch.zeros(2, 3, 5, 8), "interleaved")          # 20 pairs per row
+    assert not _rope_fast.applies(torch.zeros(1, 4, 128, 256).transpose(2, 3), "interleaved")  # not contiguous
+    assert not _rope_fast.applies(torch.zeros(1, 1, 0, 8), "interleaved")
+
+
+def test_repeated_calls_are_identical_and_never_alias():
+    """No cache: the same input gives the same bits each time, in fresh tensors."""
     torch.manual_seed(7)
     x = torch.randn(1, 2, 64, 128)
     pos = torch.arange(64)
     a = apply_rope(x, pos)
     b = apply_rope(x, pos)
     assert torch.equal(a, b) and a.data_ptr() != b.data_ptr()
-    a.zero_()                                                        # mutating a result never touches the cache
+    a.zero_()                                                        # mutating a result changes nothing else
     assert torch.equal(apply_rope(x, pos), b)
     c = apply_rope(x, pos + 1)
     assert not torch.equal(c, b)
     assert torch.equal(apply_rope(x, pos, base=500000.0), formula_rope(x, pos, rope_inv_freq(128, 500000.0)))
+    assert not hasattr(rope, "_TABLE_CACHE") and not hasattr(_rope_fast, "_TABLE_CACHE")
+
+
+def test_apply_rope_steps_are_apply_rope():
+    x = torch.tensor([1.0, 0.0, 0.6, 0.8, -0.5, 0.5, 0.0, 1.0]).expand(3, 8).contiguous()
+    for p in (0, 3, 900, 10000, 99998):
+        pos = torch.arange(3) + p
+        st_ = rope.apply_rope_steps(x, pos)
+        assert torch.equal(st_["out"], apply_rope(x[None, None], pos)[0, 0])
+        assert torch.equal(st_["inv_freq"], rope_inv_freq(8))
+        assert st_["angles"].dtype == torch.float32 and torch.equal(st_["angles"], pos.float()[:, None] * rope_inv_freq(8))
+        assert torch.equal(st_["even"], x[:, 0::2]) and torch.equal(st_["odd"], x[:, 1::2])
+        assert torch.equal(st_["rotated_even"], st_["even"] * st_["cos"] - st_["odd"] * st_["sin"])
+        assert torch.equal(st_["out"][:, 1::2], st_["rotated_odd"])
+    xb = x.to(torch.bfloat16)
+    st_ = rope.apply_rope_steps(xb, torch.arange(3) + 5000)
+    assert st_["cos"].dtype == torch.bfloat16 and st_["angles"].dtype == torch.float32
+    assert torch.equal(st_["out"], apply_rope(xb[None, None], torch.arange(3) + 5000)[0, 0])
 
 
 def test_input_not_modified_and_grad_flows():
@@ -302,6 +364,49 @@ def test_interleaved_matches_hugging_face_after_permutation():
     assert torch.equal(apply_rope(q, pos), convert_layout(hq, "half", "interleaved"))
 
 
+def _llama_rotary(head_dim, base):
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    cfg = LlamaConfig(hidden_size=2 * head_dim, num_attention_heads=2, head_dim=head_dim,
+                      rope_parameters={"rope_type": "default", "rope_theta": base})
+    return LlamaRotaryEmbedding(cfg)
+
+
+@pytest.mark.parametrize("head_dim, base", [(48, 50000.0), (64, 10000.0), (128, 500000.0), (8, 10000.0),
+                                            (80, 1000000.0), (96, 10000.0), (2, 10000.0)])
+def test_inv_freq_is_transformers_default_bit_for_bit(head_dim, base):
+    """Issue 13: rope_inv_freq is transformers' float32 computation, not a rounded float64 one
+    (at d=48, base 50000 the float64 route is one ulp off in 16 of 24 frequencies)."""
+    emb = _llama_rotary(head_dim, base)
+    assert emb.inv_freq.dtype == torch.float32
+    assert torch.equal(rope_inv_freq(head_dim, base), emb.inv_freq)
+    if head_dim == 48:
+        i = torch.arange(0, 48, 2, dtype=torch.float64)
+        rounded = (base ** (-i / 48)).to(torch.float32)
+        assert (rounded != emb.inv_freq).sum() > 0                   # the old route really differed
+
+
+@pytest.mark.parametrize("head_dim, base", [(48, 50000.0), (64, 10000.0), (128, 500000.0), (80, 1000000.0)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16, torch.float64])
+def test_half_layout_equals_apply_rotary_pos_emb_at_any_position(head_dim, base, dtype):
+    """apply_rope(layout="half") == transformers' LlamaRotaryEmbedding + apply_rotary_pos_emb bit for bit,
+    positions 0..10^5 (and the neighbourhood of 900 where d=48, base 50000 differed by 2e-4)."""
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    emb = _llama_rotary(head_dim, base)
+    g = torch.Generator().manual_seed(head_dim)
+    near_900 = torch.arange(880, 930)
+    spread = torch.randint(0, 100001, (2, 50), generator=g)
+    for pos in (near_900[None].expand(2, -1), spread, torch.tensor([[0, 1, 99999, 100000] * 4] * 2)):
+        q = torch.randn(2, 3, pos.shape[1], head_dim, generator=g).to(dtype)
+        k = torch.randn(2, 3, pos.shape[1], head_dim, generator=g).to(dtype)
+        cos, sin = emb(q, pos)
+        hq, hk = apply_rotary_pos_emb(q, k, cos, sin)
+        assert torch.equal(apply_rope(q, pos, base=base, layout="half"), hq)
+        assert torch.equal(apply_rope(k, pos, base=base, layout="half"), hk)
+
+
 # ---------------------------------------------------------------- clock hands
 def test_clock_hands():
     h = clock_hands(2, 5, 8)
@@ -325,7 +430,7 @@ def test_clock_hands():
     q, k = content_vectors(8, "random", 3)
     hh = clock_hands(torch.arange(4), torch.arange(4) + 3, 8, q=q, k=k)
     assert hh["q_x"].shape == (4, 4)
-    assert torch.allclose(hh["score"].sum(-1), rope_score(q, k, torch.arange(4), torch.arange(4) + 3), atol=1e-5)
+    assert torch.allclose(hh["score"].sum(-1), rotated_score(q, k, torch.arange(4), torch.arange(4) + 3), atol=1e-5)
     assert torch.allclose(hh["score"].sum(-1), hh["score"][0].sum().expand(4), atol=1e-5)
 
 
@@ -361,24 +466,87 @@ def test_content_vectors_and_shown_pairs():
     (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), inv_freq=torch.ones(3)), "inv_freq"),
     (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), attention_factor=0), "attention_factor"),
     (lambda: rope_angles([1, 2], 5), "head_dim"),
-    (lambda: layout_permutation(8, "interleaved", "x"), "dst"),
+    (lambda: pairing_permutation(8, "interleaved", "x"), "dst"),
     (lambda: rope_pairs(8, "odd"), "layout"),
     (lambda: rope_rotation_matrix(float("nan"), 8), "position"),
     (lambda: pair_score([1, 0, 0], [1, 0], 1, 2, 0.5), "q"),
     (lambda: pair_rotate([1, 0], 1, float("inf")), "theta"),
-    (lambda: rope_score(torch.ones(8), torch.ones(6), 1, 2), "k"),
-    (lambda: rope_score(torch.ones(8), torch.ones(8), 1, 2, rotate="k"), "rotate"),
-    (lambda: rope_score(torch.ones(8), torch.ones(8), 1e300, 2), "p"),
+    (lambda: rotated_score(torch.ones(8), torch.ones(6), 1, 2), "k"),
+    (lambda: rotated_score(torch.ones(8), torch.ones(8), 1, 2, rotate="k"), "rotate"),
+    (lambda: rotated_score(torch.ones(8), torch.ones(8), 1e300, 2), "p"),
     (lambda: clock_hands(1, 2, 9), "head_dim"),
     (lambda: clock_hands(1, 2, 8, base=-3), "base"),
     (lambda: content_vectors(8, "ones"), "kind"),
     (lambda: shown_pairs(8, 0), "count"),
     (lambda: shift_scores(torch.ones(8), torch.ones(8), "a", 2, 1), "m"),
     (lambda: shift_scores(torch.ones(8), torch.ones(8), 1, 2, float("nan")), "delta"),
-    (lambda: rope.animation_view(1, 2, 8, mode="up"), "mode"),
-    (lambda: rope.animation_view(1e300, 2, 8), "m"),
-    (lambda: rope.distance_view(8, max_distance=0), "max_distance"),
+    (lambda: pair_score([1, 0], [1, 0], 1, 2, 0.5, rotate="k"), "rotate"),
+    (lambda: pair_score_closed_form([1, 0], [1, float("nan")], 0.5), "k"),
+    (lambda: pair_score_closed_form([1, 0], [1, 0], float("inf")), "phi"),
+    (lambda: rotated_score_relative(torch.ones(8), torch.ones(8), torch.zeros(2, 2)), "delta"),
+    (lambda: clock_hands(torch.zeros(2, 2), 2, 8), "m"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.tensor([1 + 1j, 2, 3])), "position_ids"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), "abc"), "position_ids"),
+    (lambda: apply_rope(torch.randn(1, 1, 3, 8), torch.arange(3), inv_freq=torch.full((4,), float("nan"))),
+     "inv_freq"),
+    (lambda: rope.apply_rope_steps(torch.randn(3), torch.arange(3)), "x"),
+    (lambda: rope.plain_attention(torch.randn(1, 1, 3, 8), torch.randn(1, 1, 3, 6), torch.randn(1, 1, 3, 8),
+                                  is_causal=True), "k"),
+    (lambda: rope.rope_attention(torch.randn(1, 1, 3, 8), torch.randn(1, 1, 5, 8), torch.randn(1, 1, 5, 8),
+                                 torch.arange(3), torch.arange(5), is_causal=True), "is_causal"),
+    (lambda: rope.rope_attention(torch.randn(1, 1, 3), torch.randn(1, 1, 3, 8), torch.randn(1, 1, 3, 8),
+                                 torch.arange(3), torch.arange(3), is_causal=False), "q"),
 ])
 def test_invalid_input_names_the_parameter(call, name):
-    with pytest.raises(ValueError, match=name):
+    """Every error is a coded PosvizError (a ValueError) whose message names the parameter, in en and zh."""
+    with pytest.raises(PosvizError, match=name) as e:
         call()
+    assert name in e.value.message("zh")
+
+
+# ---------------------------------------------------------------- attention (seed 000 §09)
+def test_rope_attention_is_sdpa_on_rotated_qk_and_equals_plain_attention():
+    g = torch.Generator().manual_seed(11)
+    q, k, v = (torch.randn(2, 4, 6, 8, generator=g) for _ in range(3))
+    pos = torch.arange(6)
+    out = rope.rope_attention(q, k, v, pos, pos, is_causal=True)
+    assert out.shape == (2, 4, 6, 8)                                  # the article's assert
+    own = rope.plain_attention(apply_rope(q, pos), apply_rope(k, pos), v, is_causal=True)
+    assert torch.allclose(out, own, atol=1e-6)
+    sdpa = torch.nn.functional.scaled_dot_product_attention(apply_rope(q, pos), apply_rope(k, pos), v, is_causal=True)
+    assert torch.equal(out, sdpa)
+    # the first query sees only the first key: its output is v[..., 0, :]
+    assert torch.allclose(out[:, :, 0], v[:, :, 0], atol=1e-6)
+    # without the mask, plain attention equals SDPA too; with L < S the causal mask is right-aligned
+    assert torch.allclose(rope.plain_attention(q, k, v, is_causal=False),
+                          torch.nn.functional.scaled_dot_product_attention(q, k, v), atol=1e-6)
+    last = rope.plain_attention(q[:, :, -1:], k, v, is_causal=True)   # the newest query sees every key
+    assert torch.allclose(last, rope.plain_attention(q[:, :, -1:], k, v, is_causal=False))
+
+
+def test_sdpa_adds_no_position_and_rope_does():
+    g = torch.Generator().manual_seed(12)
+    q, k, v = (torch.randn(1, 2, 6, 8, generator=g) for _ in range(3))
+    pos, rev = torch.arange(6), torch.arange(5, -1, -1)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    assert torch.allclose(sdpa(q[:, :, rev], k[:, :, rev], v[:, :, rev]), sdpa(q, k, v)[:, :, rev], atol=1e-6)
+    roped = rope.rope_attention(q, k, v, pos, pos, is_causal=False)
+    shuffled = rope.rope_attention(q[:, :, rev], k[:, :, rev], v[:, :, rev], pos, pos, is_causal=False)
+    assert (shuffled - roped[:, :, rev]).abs().max() > 1e-2
+    shifted = rope.rope_attention(q, k, v, pos + 1000, pos + 1000, is_causal=True)
+    assert torch.allclose(shifted, rope.rope_attention(q, k, v, pos, pos, is_causal=True), atol=1e-4)
+
+
+def test_pair_score_closed_form_and_only_q():
+    # §17: q=[1,2], k=[3,4], theta=pi/3, (p,s)=(5,7): phi = 2pi/3 -> -5.5 + sqrt(3)
+    th = math.pi / 3
+    assert float(pair_score_closed_form([1, 2], [3, 4], 2 * th)) == pytest.approx(-5.5 + math.sqrt(3), abs=1e-12)
+    for p, s in [(1, 2), (5, 7), (-3, 10), (0, 0)]:
+        assert float(pair_score([1, 2], [3, 4], p, s, th)) == pytest.approx(
+            float(pair_score_closed_form([1, 2], [3, 4], (s - p) * th)), abs=1e-12)
+        # only q rotated: (R(p)q).k = q^T R(-p) k
+        assert float(pair_score([1, 2], [3, 4], p, s, th, rotate="q")) == pytest.approx(
+            float(pair_score_closed_form([1, 2], [3, 4], -p * th)), abs=1e-12)
+    # the bug: a common shift changes the only-q score
+    assert abs(float(pair_score([1, 2], [3, 4], 1, 2, th, rotate="q")) -
+               float(pair_score([1, 2], [3, 4], 5, 6, th, rotate="q"))) > 0.1

@@ -1,5 +1,5 @@
-"""posviz.pe.scaling: agreement with transformers' ROPE_INIT_FUNCTIONS, and the hand properties of
-PI, NTK-aware, dynamic NTK, YaRN and Llama 3 scaling."""
+"""posviz.pe.scaling: agreement with transformers' ROPE_INIT_FUNCTIONS for every rope type, and the
+hand properties of PI, NTK-aware, dynamic NTK, YaRN, Llama 3 and LongRoPE scaling."""
 import itertools
 import logging
 import math
@@ -9,10 +9,12 @@ import torch
 from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+from transformers.models.phi.modeling_phi import PhiRotaryEmbedding
 
-from posviz.pe import scaling
+from posviz.pe import decay, scaling
 from posviz.pe.rope import apply_rope, rope_inv_freq
 from posviz.pe.scaling import rope_frequencies
+from posviz.views import extrapolation as view
 
 logging.getLogger("transformers").setLevel(logging.ERROR)
 RTOL = 1e-6
@@ -22,8 +24,8 @@ def hf_frequencies(head_dim, params, seq_len=None):
     """The same parameters through a real LlamaConfig and transformers' init functions.
 
     Mapping (documented in posviz.pe.scaling): head_dim -> config.head_dim; for "dynamic" our
-    original_max_position_embeddings is config.max_position_embeddings; for "yarn" / "llama3" it
-    stays in rope_parameters and max_position_embeddings = original * factor (the extended window).
+    original_max_position_embeddings is config.max_position_embeddings; for "yarn" / "llama3" /
+    "longrope" it stays in rope_parameters and max_position_embeddings = original * factor.
     """
     rp = dict(params)
     heads = 4
@@ -32,12 +34,14 @@ def hf_frequencies(head_dim, params, seq_len=None):
     rt = rp["rope_type"]
     if rt == "dynamic":
         kw["max_position_embeddings"] = rp.pop("original_max_position_embeddings")
-    elif rt in ("yarn", "llama3"):
+    elif rt in ("yarn", "llama3", "longrope"):
         kw["max_position_embeddings"] = int(rp["original_max_position_embeddings"] * rp["factor"])
     else:
         kw["max_position_embeddings"] = 4096
     cfg = LlamaConfig(rope_parameters=rp, **kw)
-    if rt == "default":
+    if rt == "default":   # Llama's default ignores partial_rotary_factor; Phi's (same formula) applies it
+        if "partial_rotary_factor" in rp:
+            return PhiRotaryEmbedding.compute_default_rope_parameters(cfg)
         return LlamaRotaryEmbedding.compute_default_rope_parameters(cfg)
     return ROPE_INIT_FUNCTIONS[rt](cfg, "cpu", seq_len=seq_len)
 
@@ -45,7 +49,7 @@ def hf_frequencies(head_dim, params, seq_len=None):
 def assert_same(head_dim, params, seq_len=None):
     ours, a = rope_frequencies(head_dim, params, seq_len=seq_len)
     ref, b = hf_frequencies(head_dim, params, seq_len)
-    assert ours.dtype == torch.float32 and ours.shape == (head_dim // 2,)
+    assert ours.dtype == torch.float32 and ours.shape == (scaling.rotary_width(head_dim, params) // 2,)
     torch.testing.assert_close(ours, ref.to(torch.float32), rtol=RTOL, atol=0.0)
     assert a == pytest.approx(float(b), rel=1e-12)
 
@@ -86,6 +90,49 @@ def test_llama3_matches_transformers():
             assert_same(d, {"rope_type": "llama3", "rope_theta": b, "factor": s,
                             "original_max_position_embeddings": L0, "low_freq_factor": lo,
                             "high_freq_factor": hi})
+
+
+def test_llama3_equal_band_factors_like_llama4():
+    """low_freq_factor == high_freq_factor (Llama 4 Scout: 1 and 1): accepted, no smoothed band."""
+    for d, b, s, L0 in GRID:
+        assert_same(d, {"rope_type": "llama3", "rope_theta": b, "factor": s, "original_max_position_embeddings": L0,
+                        "low_freq_factor": 1.0, "high_freq_factor": 1.0})
+    p = {"rope_type": "llama3", "rope_theta": 5e5, "factor": 16.0, "original_max_position_embeddings": 8192,
+         "low_freq_factor": 1.0, "high_freq_factor": 1.0}
+    assert not (scaling.llama3_bands(128, p) == 1).any()
+
+
+def test_longrope_matches_transformers_below_and_above_the_original_length():
+    for d, b, s, L0 in GRID:
+        n = d // 2
+        p = {"rope_type": "longrope", "rope_theta": b, "factor": s, "original_max_position_embeddings": L0,
+             "short_factor": [1.0 + 0.05 * i for i in range(n)], "long_factor": [1.0 + 1.5 * i for i in range(n)]}
+        for seq_len in (None, 1, L0, L0 + 1, 8 * L0):
+            assert_same(d, p, seq_len)
+        assert_same(d, {**p, "attention_factor": 1.25}, L0 + 1)
+
+
+def test_longrope_switch_and_attention_factor():
+    n = 32
+    p = {"rope_type": "longrope", "rope_theta": 1e4, "factor": 32.0, "original_max_position_embeddings": 4096,
+         "short_factor": [1.5] * n, "long_factor": [4.0] * n}
+    theta = rope_inv_freq(64, 1e4)
+    short, a = rope_frequencies(64, p, seq_len=4096)
+    long, a2 = rope_frequencies(64, p, seq_len=4097)
+    torch.testing.assert_close(short, theta / 1.5, rtol=1e-6, atol=0)
+    torch.testing.assert_close(long, theta / 4.0, rtol=1e-6, atol=0)
+    assert a == a2 == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+    assert rope_frequencies(64, {**p, "factor": 1.0})[1] == 1.0
+
+
+def test_partial_rotary_factor_as_transformers():
+    """partial_rotary_factor in the dict: the rotary width is int(head_dim * factor), as in transformers."""
+    for d, prf in ((96, 0.25), (80, 0.4), (128, 0.75), (256, 0.25), (128, 0.5)):
+        for params in ({"rope_type": "default", "rope_theta": 1e4}, {"rope_type": "linear", "rope_theta": 1e4, "factor": 4.0},
+                       {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0, "original_max_position_embeddings": 4096}):
+            assert_same(d, {**params, "partial_rotary_factor": prf})
+    with pytest.raises(ValueError, match="partial_rotary_factor|rotary"):
+        rope_frequencies(10, {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.3})
 
 
 def test_llama31_8b_numbers():
@@ -194,7 +241,7 @@ def test_dynamic_equals_default_up_to_original_length():
 def test_phase_coverage_never_seen_are_the_long_wavelengths():
     theta = rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e4})[0]
     seen, needed, never = scaling.phase_coverage(theta, theta, 4096, 16384)
-    lam = scaling.wavelengths(theta)
+    lam = scaling.pair_wavelengths(theta)
     assert torch.equal(never, lam > 4096)
     assert int(never.sum()) == int((lam > 4096).sum()) > 0
     assert bool((seen[lam <= 4096] == 1).all())
@@ -209,23 +256,26 @@ def test_phase_coverage_never_seen_are_the_long_wavelengths():
 
 def test_wavelength_worked_numbers():
     """pair 0 turns once every 2 pi positions; the slowest pair of Llama 2 every 2 pi 10000^(126/128)."""
-    lam = scaling.wavelengths(rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e4})[0])
+    lam = scaling.pair_wavelengths(rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e4})[0])
     assert float(lam[0]) == pytest.approx(2 * math.pi)
     assert float(lam[-1]) == pytest.approx(2 * math.pi * 1e4 ** (126 / 128), rel=1e-6)
     assert int((lam > 4096).sum()) == 18                      # Llama 2: pairs 46..63 never turn in 4K
 
 
-def test_rope_score_matches_apply_rope():
+def test_ones_score_matches_apply_rope_and_pe_decay():
     inv, a = rope_frequencies(32, {"rope_type": "yarn", "rope_theta": 1e4, "factor": 8.0,
                                    "original_max_position_embeddings": 256})
     r = torch.tensor([0, 1, 5, 100, 2000])
-    got = scaling.rope_score(inv, r, a)
+    got = scaling.ones_score(inv, r, a)
     q = torch.ones(1, 1, 1, 32, dtype=torch.float64)
     for j, dist in enumerate(r.tolist()):
         qr = apply_rope(q, torch.tensor([7]), inv_freq=inv, attention_factor=a)
         kr = apply_rope(q, torch.tensor([7 + dist]), inv_freq=inv, attention_factor=a)
         assert float((qr * kr).sum() / 32) == pytest.approx(float(got[j]), abs=1e-5)
     assert float(got[0]) == pytest.approx(a * a)
+    # unscaled: the same curve as posviz.pe.decay's q = k = 1 score, normalised by d
+    theta = rope_inv_freq(64, 1e4)
+    torch.testing.assert_close(scaling.ones_score(theta, r), decay.ones_score_curve(64, r) / 64, rtol=1e-9, atol=1e-12)
 
 
 def test_log_distances():
@@ -236,17 +286,17 @@ def test_log_distances():
 
 
 def test_method_parameters_and_view():
-    for m in scaling.METHODS:
+    for m in scaling.SCALING_METHODS:
         params, seq = scaling.method_parameters(m, 128, 1e4, 4096, 16384)
         inv, _ = rope_frequencies(128, params, seq_len=seq)
         assert inv.shape == (64,)
     assert scaling.method_parameters("ntk", 128, 1e4, 4096, 16384)[0]["rope_theta"] == pytest.approx(
         scaling.ntk_aware_base(1e4, 4.0, 128))
     assert scaling.comparison_factor(4096, 1024) == 1.0
-    v = scaling.extrapolation_view(128, {"rope_type": "default", "rope_theta": 1e4}, 4096, 16384, "default")
+    v = view.analysis(128, '{"rope_type": "default", "rope_theta": 10000.0}', 4096, 16384, "default")
     assert int(v["never_seen"].sum()) == 18 and v["s"] == 4.0
-    assert set(v["curves"]) == set(scaling.METHODS) | {"model"}
-    v = scaling.extrapolation_view(128, {"rope_type": "default", "rope_theta": 1e4}, 4096, 16384, "linear")
+    assert set(v["curves"]) == set(scaling.SCALING_METHODS) | {"model"}
+    v = view.analysis(128, '{"rope_type": "default", "rope_theta": 10000.0}', 4096, 16384, "linear")
     assert int(v["never_seen"].sum()) == 0 and bool((v["bands"] == 2).all())
 
 
@@ -255,6 +305,11 @@ def test_method_parameters_and_view():
     (64, {"rope_type": "linear", "rope_theta": 1e4, "factor": 0.5}, "factor"),
     (64, {"rope_type": "yarn", "rope_theta": 1e4, "factor": 0.99, "original_max_position_embeddings": 8}, "factor"),
     (64, {"rope_type": "longrope", "rope_theta": 1e4}, "rope_type"),
+    (64, {"rope_type": "longrope", "rope_theta": 1e4, "factor": 2.0, "original_max_position_embeddings": 8,
+          "short_factor": [1.0] * 31, "long_factor": [1.0] * 32}, "short_factor"),
+    (64, {"rope_type": "longrope", "rope_theta": 1e4, "factor": 2.0, "original_max_position_embeddings": 8,
+          "short_factor": [1.0] * 32, "long_factor": [1.0] * 31 + [-1.0]}, "long_factor"),
+    (64, {"rope_type": "rope3d", "rope_theta": 1e4}, "rope_type"),
     (64, {"rope_theta": 1e4}, "rope_type"),
     (64, {"rope_type": "linear", "rope_theta": 1e4}, "factor"),
     (64, {"rope_type": "yarn", "rope_theta": 1e4, "factor": 2.0}, "original_max_position_embeddings"),
@@ -293,6 +348,6 @@ def test_invalid_other_arguments():
     with pytest.raises(ValueError, match="train_length"):
         scaling.phase_coverage(torch.ones(4), torch.ones(4), 0, 10)
     with pytest.raises(ValueError, match="method"):
-        scaling.extrapolation_view(64, {"rope_type": "default", "rope_theta": 1e4}, 8, 16, "xpos")
+        view.analysis(64, '{"rope_type": "default", "rope_theta": 10000.0}', 8, 16, "xpos")
     with pytest.raises(ValueError, match="max_distance"):
         scaling.log_distances(10**9)

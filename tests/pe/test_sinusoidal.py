@@ -7,6 +7,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 from posviz.pe import sinusoidal as sn
+from posviz.validate import PosvizError
 
 
 # ---------------------------------------------------------------- frequencies and table
@@ -73,7 +74,7 @@ def test_matches_transformers_concat_reference():
 def test_layouts_are_a_permutation(dim):
     a = sn.sinusoidal_positions(33, dim, layout="interleaved")
     b = sn.sinusoidal_positions(33, dim, layout="concat")
-    perm = sn.layout_permutation(dim)
+    perm = sn.sinusoidal_layout_permutation(dim)
     assert sorted(perm.tolist()) == list(range(dim))
     torch.testing.assert_close(b, a[:, perm])
     torch.testing.assert_close(a @ a.T, b @ b.T)                       # same dot products
@@ -100,7 +101,7 @@ def test_rotation_2x2_is_seed_formula():
 
 @settings(max_examples=40, deadline=None)
 @given(p=st.integers(0, 5000), delta=st.integers(-500, 500), half=st.integers(1, 32),
-       layout=st.sampled_from(sn.LAYOUTS))
+       layout=st.sampled_from(sn.SINUSOIDAL_LAYOUTS))
 def test_shift_rotation_identity(p, delta, half, layout):
     dim = 2 * half
     delta = max(delta, -p)
@@ -185,8 +186,8 @@ def test_dot_curve_not_monotone_and_periodic():
     assert (d16[1:] > d16[:-1]).any() and (d16[1:] < d16[:-1]).any()
 
 
-def test_wavelengths():
-    lam = sn.wavelengths(64)
+def test_sinusoidal_wavelengths():
+    lam = sn.sinusoidal_wavelengths(64)
     assert lam[0].item() == pytest.approx(2 * math.pi)
     assert lam[-1].item() == pytest.approx(2 * math.pi * 10000 ** (62 / 64))
 
@@ -226,9 +227,41 @@ def test_sinusoidal_input_buffer_not_saved_and_any_length():
     (lambda: sn.anchored_dot_by_offset([], 5, 8), "anchors"),
     (lambda: sn.anchored_dot_by_offset([-1], 5, 8), "anchors"),
     (lambda: sn.single_frequency_table(0), "num_positions"),
-    (lambda: sn.layout_permutation(3), "dim"),
+    (lambda: sn.sinusoidal_layout_permutation(3), "dim"),
     (lambda: sn.SinusoidalInput(10, 7), "model_dim"),
 ])
 def test_invalid_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("call, code", [
+    (lambda: sn.sinusoidal_frequencies(7), "even"),
+    (lambda: sn.sinusoidal_positions(4, 8, layout="half"), "choice"),
+    (lambda: sn.anchored_dot_by_offset([], 5, 8), "range"),
+    (lambda: sn.SinusoidalInput(10, 8)(torch.zeros(4, dtype=torch.long)), "token_ids_tensor"),
+    (lambda: sn.SinusoidalInput(10, 8)(torch.zeros(1, 3)), "token_ids_tensor"),
+    (lambda: sn.SinusoidalInput(10, 8)([[1, 2]]), "token_ids_tensor"),
+    (lambda: sn.SinusoidalInput(10, 8)(torch.full((1, 3), 10)), "range"),
+    (lambda: sn.SinusoidalInput(10, 8)(torch.full((1, 3), -1)), "range"),
+])
+def test_errors_are_coded_and_speak_both_languages(call, code):
+    """Every error is a PosvizError whose message exists in English and Chinese (issue 14 item 3)."""
+    with pytest.raises(PosvizError) as e:
+        call()
+    assert e.value.code == code
+    assert e.value.message("en") != e.value.message("zh")
+    assert not e.value.message("zh").startswith("err.")
+
+
+def test_every_figure_function_has_its_formula():
+    """The formula box reads these docstring sections (pages hold no LaTeX)."""
+    from posviz.ui.plotting import formulas
+
+    for fn in (sn.sinusoidal_frequencies, sn.sinusoidal_positions, sn.sinusoidal_wavelengths, sn.pair_columns,
+               sn.sinusoidal_layout_permutation, sn.shift_rotation_2x2, sn.shift_rotation_matrix, sn.shift_check,
+               sn.similarity_matrix, sn.dot_by_offset, sn.anchored_dot_by_offset, sn.single_frequency_table,
+               sn.SinusoidalInput):
+        assert formulas(fn), fn.__name__
+    assert formulas(sn.sinusoidal_frequencies) == [r"\omega_i = \text{base}^{-2i/D},\quad i = 0, 1, \ldots, D/2-1"]
+    assert len(formulas(sn.shift_rotation_2x2)) == 1                   # continuation lines join one formula

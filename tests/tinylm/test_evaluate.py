@@ -7,7 +7,9 @@ import torch
 from posviz.tinylm import evaluate as le
 from posviz.pe.rope import rope_inv_freq
 from posviz.tinylm.task import IGNORE
+from posviz.pe.learned import PositionOutOfRangeError
 from posviz.tinylm.model import TinyConfig, TinyLM
+from posviz.validate import PosvizError
 
 
 def test_bucket_accuracy_hand_made():
@@ -33,8 +35,9 @@ def test_bucket_mean_uneven_and_empty():
 
 
 def test_bucket_mean_shape_error():
-    with pytest.raises(ValueError, match="values"):
+    with pytest.raises(PosvizError, match="values") as e:
         le.bucket_mean(torch.zeros(2, 3), torch.ones(2, 4, dtype=torch.bool), 2)
+    assert e.value.code == "tinylm_bucket_shapes" and "[2, 3]" in e.value.message("zh")
     with pytest.raises(ValueError, match="bucket_size"):
         le.bucket_index(8, 0)
 
@@ -101,5 +104,61 @@ def test_evaluate_matches_direct_accuracy():
 
 def test_variant_must_match_model():
     model = TinyLM(TinyConfig(method="alibi", d_model=16, n_heads=2))
-    with pytest.raises(ValueError, match="variant"):
+    with pytest.raises(PosvizError, match="variant") as e:
         le.evaluate(model, "rope", length=16, num_sequences=1, bucket_size=8)
+    assert e.value.code == "choice" and e.value.params["choices"] == "alibi"
+    rope = TinyLM(TinyConfig(method="rope", d_model=16, n_heads=2))
+    with pytest.raises(PosvizError) as e:
+        le.evaluate(rope, "alibi", length=16, num_sequences=1, bucket_size=8)
+    assert e.value.params["choices"] == "rope, rope_pi, rope_ntk, rope_yarn"
+
+
+def test_learned_map_beyond_the_table_is_the_boundary_error():
+    with pytest.raises(PositionOutOfRangeError) as e:
+        le.attention_map("learned", 128, 0, 0)
+    assert e.value.boundary and e.value.params["M"] == 64
+
+
+# ---------------------------------------------------------------- phase aliases
+def test_fast_pairs_are_those_with_a_whole_turn_in_the_training_range():
+    inv = rope_inv_freq(16, 10000.0)                     # wavelengths 6.3, 19.9, 62.8, 198.7, ...
+    assert le.fast_pairs(inv, 64) == [0, 1, 2]
+    assert le.fast_pairs(inv, 62) == [0, 1]
+    assert le.fast_pairs(inv, 6) == []
+
+
+def test_phase_aliases_by_hand_one_pair():
+    """θ = 1, t = 0: Δ aliases 0 when Δ is within ε of a multiple of 2π: 6 (0.28), 13 (0.43), 19 (0.15), 25 (0.13)."""
+    r = le.phase_aliases(0, torch.tensor([1.0]), 64, max_offset=26, tol=0.3)
+    assert r["pairs"] == [0] and r["aliases"] == [0, 6, 19, 25]
+    assert r["error"][13] == pytest.approx(13 - 4 * math.pi, abs=1e-6)
+    assert r["error"][6] == pytest.approx(2 * math.pi - 6, abs=1e-6)
+    assert le.phase_aliases(0, torch.tensor([1.0]), 64, max_offset=26, tol=0.5)["aliases"] == [0, 6, 13, 19, 25]
+
+
+def test_phase_aliases_of_the_tiny_rope_model():
+    """Offset 2 of the shipped RoPE model (d_h = 16, base 10^4, trained at 64): aliases within 40 degrees."""
+    inv = rope_inv_freq(16, 10000.0)
+    r = le.phase_aliases(2, inv, 64, max_offset=512, tol=math.radians(40))
+    assert r["aliases"] == [2, 121, 122, 259, 260, 322, 379, 498, 499]
+    assert r["wavelengths"] == pytest.approx([2 * math.pi, 2 * math.pi * 10 ** 0.5, 20 * math.pi], rel=1e-6)
+    # e is the largest wrapped phase difference over the fast pairs, by hand at 121
+    d = [((121 - 2) * float(inv[i])) % (2 * math.pi) for i in range(3)]
+    assert r["error"][121] == pytest.approx(max(min(x, 2 * math.pi - x) for x in d), abs=1e-5)
+    assert all(e <= math.pi + 1e-9 for e in r["error"]) and r["error"][2] == 0
+    with pytest.raises(ValueError, match="target"):
+        le.phase_aliases(600, inv, 64, max_offset=512)
+    with pytest.raises(ValueError, match="tol"):
+        le.phase_aliases(2, inv, 64, tol=4.0)
+
+
+def test_offset_weights_and_far_weight():
+    a = torch.tril(torch.ones(4, 4)) / torch.arange(1, 5)[:, None]      # uniform causal attention
+    w = le.offset_weights(a)
+    assert w.tolist() == pytest.approx([(1 + 1 / 2 + 1 / 3 + 1 / 4) / 4, (1 / 2 + 1 / 3 + 1 / 4) / 3,
+                                        (1 / 3 + 1 / 4) / 2, 1 / 4])
+    w2 = le.offset_weights(a, first_query=3)
+    assert w2.tolist() == pytest.approx([1 / 4] * 4)
+    assert math.isnan(le.offset_weights(a, first_query=4)[0])
+    assert le.far_weight(a, 3, 2) == pytest.approx(0.5)                  # keys 0, 1 of query 3
+    assert le.far_weight(a, 1, 2) == 0.0

@@ -2,9 +2,12 @@
 import pytest
 import torch
 
+from posviz.validate import PosvizError
+
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import rope_inv_freq
-from posviz.tinylm.model import METHODS, PositionOutOfRangeError, TinyConfig, TinyLM, build
+from posviz.pe import learned
+from posviz.tinylm.model import TRAINED_METHODS, PositionOutOfRangeError, TinyConfig, TinyLM, build
 
 SMALL = dict(d_model=16, n_heads=2, max_length=16, t5_num_buckets=8, t5_max_distance=16)
 
@@ -14,7 +17,7 @@ def model(method, seed=0, **kw):
     return TinyLM(TinyConfig(method=method, **{**SMALL, **kw})).eval()
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", TRAINED_METHODS)
 def test_shapes_and_attention_rows(method):
     m = model(method)
     x = torch.randint(0, 32, (3, 12))
@@ -25,7 +28,7 @@ def test_shapes_and_attention_rows(method):
     assert (maps[0].triu(1) == 0).all()                   # causal: no weight on future keys
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", TRAINED_METHODS)
 def test_causal(method):
     m = model(method)
     x = torch.randint(0, 32, (2, 12))
@@ -51,9 +54,13 @@ def test_one_layer_nope_is_blind_to_the_order_of_the_prefix():
 
 def test_learned_table_boundary():
     m = model("learned")
-    with pytest.raises(PositionOutOfRangeError, match="max_length"):
+    with pytest.raises(PositionOutOfRangeError, match="max_length") as e:
         m(torch.zeros(1, 17, dtype=torch.long))
-    assert isinstance(PositionOutOfRangeError("x"), ValueError)
+    # the library's one boundary error: coded, shown by the UI as the hard boundary, in either language
+    assert PositionOutOfRangeError is learned.PositionOutOfRangeError and e.value.boundary
+    assert e.value.code == "learned_boundary" and e.value.params == {"L": 17, "M": 16, "last": 15}
+    assert e.value.message("zh").startswith("这正是文章提醒的硬边界")
+    assert isinstance(e.value, ValueError)
     out = m(torch.zeros(1, 20, dtype=torch.long), clamp_positions=True)
     assert out.shape == (1, 20, 32)
     with torch.no_grad():   # clamping changes nothing inside the table
@@ -113,7 +120,18 @@ def test_invalid_config(kw, name):
 
 def test_invalid_tokens():
     m = model("nope")
-    with pytest.raises(ValueError, match="tokens"):
+    with pytest.raises(PosvizError, match="tokens") as e:
         m(torch.tensor([[0, 40]]))
-    with pytest.raises(ValueError, match="tokens"):
+    assert e.value.code == "range" and e.value.params["hi"] == 31 and e.value.params["got"] == 40
+    with pytest.raises(PosvizError, match="tokens") as e:
         m(torch.zeros(5, dtype=torch.long))
+    assert e.value.code == "ndim"
+    with pytest.raises(PosvizError, match="tokens") as e:
+        m(torch.zeros(1, 5))
+    assert e.value.code == "tinylm_tokens" and "float32" in e.value.message("zh")
+
+
+def test_config_errors_are_coded():
+    with pytest.raises(PosvizError) as e:
+        TinyConfig(d_model=30, n_heads=4)
+    assert e.value.code == "tinylm_heads" and "n_heads=4" in e.value.message("zh")

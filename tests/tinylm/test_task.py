@@ -2,6 +2,7 @@
 import pytest
 import torch
 
+from posviz.validate import PosvizError
 from posviz.tinylm.task import BOS, IGNORE, answer_mask, make_batch
 
 
@@ -52,5 +53,11 @@ def test_answer_mask():
                                       (dict(batch_size=2, length=8, seed=-1), "seed"),
                                       (dict(batch_size=2.5, length=8), "batch_size")])
 def test_invalid(kw, name):
-    with pytest.raises(ValueError, match=name):
+    with pytest.raises(PosvizError, match=name):
         make_batch(**kw)
+
+
+def test_offset_beyond_the_length_names_the_range():
+    with pytest.raises(PosvizError) as e:
+        make_batch(2, 8, offset=8)
+    assert e.value.code == "range" and (e.value.params["lo"], e.value.params["hi"]) == (1, 7)

@@ -8,7 +8,7 @@ import torch
 from posviz.tinylm import evaluate as lengtheval
 from posviz.tinylm import train
 from posviz.tinylm import model as tiny
-from posviz.tinylm.model import METHODS
+from posviz.tinylm.model import TRAINED_METHODS
 
 MANIFEST = os.path.join(tiny.WEIGHTS_DIR, "MANIFEST.json")
 
@@ -57,8 +57,8 @@ def test_invalid_arguments():
 
 def test_shipped_files_are_small_plain_state_dicts():
     man = _manifest()
-    assert set(man["models"]) == set(METHODS)
-    for method in METHODS:
+    assert set(man["models"]) == set(TRAINED_METHODS)
+    for method in TRAINED_METHODS:
         path = os.path.join(tiny.WEIGHTS_DIR, f"{method}.pt")
         assert os.path.getsize(path) < 1_000_000
         state = torch.load(path, map_location="cpu", weights_only=True)
@@ -66,7 +66,7 @@ def test_shipped_files_are_small_plain_state_dicts():
         assert man["models"][method]["command"].startswith("python -m posviz.tinylm.train")
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", TRAINED_METHODS)
 def test_shipped_models_reach_reported_accuracy(method):
     """Each shipped model is >= 95% correct at its training length on 256 fresh sequences,
     and matches the accuracy recorded in MANIFEST.json and results.json."""

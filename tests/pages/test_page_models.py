@@ -1,0 +1,37 @@
+"""AppTest of the models page: the gallery table, sorting, strips, comparison of several models on one
+axis, the live check against transformers, both languages."""
+import pytest
+from conftest import assert_clean, figures, open_page
+
+from posviz import text
+from posviz.pe import models as gallery
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_default_view(lang):
+    at = open_page("models", lang)
+    assert_clean(at)
+    assert at.title[0].value == text.get(lang, "models.title")
+    assert len(at.dataframe) == 2                           # the gallery + the check of the picked models
+    assert len(at.dataframe[0].value) == len(gallery.KEYS)
+    figs = figures(at)
+    assert len(figs) == 4                                   # strips, wavelengths, decay, all strips
+    assert [tr["name"] for tr in figs[1]["data"]][:3] and figs[1]["layout"]["yaxis"]["type"] == "log"
+    checks = at.dataframe[1].value
+    assert len(checks) == 3 and all(float(x) <= 1e-6 for x in checks.iloc[:, 2])
+
+
+def test_pick_fewer_than_two_and_more():
+    at = open_page("models", "en", models_pick="llama2_7b")
+    assert_clean(at)
+    assert at.info[0].value == text.get("en", "models.pick.fewer")
+    at = open_page("models", "en", models_pick=["phi35_mini", "qwen3_next_80b", "llama4_scout", "gpt_oss_20b"])
+    assert_clean(at)
+    strip = figures(at)[0]
+    assert len(strip["data"][0]["y"]) == 4
+
+
+def test_sort_and_lecture_mode_table():
+    at = open_page("models", "en", models_sort="theta", present="1")
+    assert_clean(at)
+    assert len(at.table) >= 1 and not at.dataframe     # lecture mode: plain tables the projector CSS enlarges

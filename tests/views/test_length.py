@@ -1,0 +1,83 @@
+"""posviz.views.length: plain data for the length page, computed by the functions the figures and the
+narration share (T5 buckets from pe.relative, aliases from the RoPE model's own frequencies)."""
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from posviz.pe.relative import t5_relative_position_bucket
+from posviz.pe.rope import rope_inv_freq
+from posviz.tinylm import evaluate, model as tiny
+from posviz.views import length as view
+
+
+def test_shipped_is_plain_and_complete():
+    info = view.shipped()
+    assert info["train_length"] == 64 and info["length"] == 512 and info["offset"] == 2
+    assert info["buckets"][0] == [0, 64] and len(info["buckets"]) == 8
+    assert info["variants"] == list(evaluate.VARIANTS)
+    assert set(info["provenance"]) == {"cmd", "secs", "cpu", "n", "date"}
+    assert info["provenance"]["cmd"].startswith("python -m posviz.tinylm.train")
+
+
+def test_curves_reference_and_entropy():
+    res = evaluate.load_results()
+    acc = view.curves("acc", ("rope", "alibi"))
+    assert acc == {"rope": res["variants"]["rope"]["acc"], "alibi": res["variants"]["alibi"]["acc"]}
+    ref = view.reference("acc", acc)
+    assert ref["values"] == [pytest.approx(1 / 31)] * 8 and ref["y_range"] == [-0.02, 1.02]
+    loss = view.curves("loss", ("learned", "rope"))
+    top = max(v for ys in loss.values() for v in ys if v is not None)
+    assert view.reference("loss", loss) == {"values": None, "y_range": [0.0, pytest.approx(top * 1.05 + 1e-6)]}
+    ent = view.entropy_curves(2, ("rope", "learned"))
+    heads = res["variants"]["rope"]["entropy"][1]
+    assert ent["series"]["rope"][3] == pytest.approx(sum(h[3] for h in heads) / len(heads))
+    assert ent["series"]["learned"][1] is None                     # N/A beyond the table
+    assert ent["uniform"][0] == pytest.approx(float(np.mean(np.log(np.arange(1, 65)))))
+
+
+def test_attention_is_plain_float32():
+    a = view.attention("rope", 128, 1, 0)
+    assert isinstance(a, np.ndarray) and a.dtype == np.float32 and a.shape == (128, 128)
+    assert np.allclose(a.sum(-1), 1, atol=1e-5) and np.all(np.triu(a, 1) == 0)
+
+
+def test_t5_last_bucket_is_computed_from_the_bucket_function():
+    cfg = tiny.load_manifest()["models"]["t5"]["config"]
+    kw = dict(bidirectional=False, num_buckets=cfg["t5_num_buckets"], max_distance=cfg["t5_max_distance"])
+    last = view.t5_last_bucket()
+    b = t5_relative_position_bucket(-torch.arange(0, 200), **kw)   # key - query = -distance
+    assert int(b[last]) == cfg["t5_num_buckets"] - 1 and int(b[last - 1]) < cfg["t5_num_buckets"] - 1
+    assert (b[last:] == cfg["t5_num_buckets"] - 1).all()
+    assert last == 59                                             # issue 14: the text said "about 61"
+
+
+def test_t5_far_share_reads_the_map():
+    far = view.t5_far()
+    a = view.attention("t5", 512, far["layer"] - 1, far["head"] - 1)
+    want = float(a[far["query"], : far["query"] - far["last"] + 1].sum())
+    assert far["share"] == round(100 * want) == 80
+
+
+def test_aliases_use_the_rope_models_config():
+    cfg = tiny.load_manifest()["models"]["rope"]["config"]
+    inv = rope_inv_freq(cfg["d_model"] // cfg["n_heads"], cfg["rope_base"])
+    al = view.aliases(2, 40)
+    direct = evaluate.phase_aliases(2, inv, cfg["max_length"], max_offset=512, tol=math.radians(40))
+    assert al["aliases"] == direct["aliases"] and al["pairs"] == [0, 1, 2]
+    assert al["error"].dtype == np.float32 and len(al["error"]) == 513
+    assert al["error"][121] == pytest.approx(math.degrees(direct["error"][121]), abs=1e-3)
+    assert view.aliases(2, 10)["aliases"] == [2, 379]
+
+
+def test_alias_table_and_the_stripes():
+    cols = view.alias_table(2, 40, 512, 2, 1)
+    al = view.aliases(2, 40)
+    assert cols["offset"] == al["aliases"]
+    assert cols["seen"] == [d < 64 for d in al["aliases"]]
+    w = dict(zip(cols["offset"], cols["weight"]))
+    assert float(w[379]) > 0.3 and float(w[121]) > 0.2           # the strongest extra stripes sit on aliases
+    short = view.alias_table(2, 40, 128, 2, 1)
+    assert float(short["weight"][short["offset"].index(121)]) > 0
+    assert short["weight"][short["offset"].index(379)] == "—"     # not on a map of 128 positions
