@@ -104,7 +104,7 @@ def test_the_articles_are_cited_by_their_titles_in_both_languages():
     assert "Same words, different order" in en and "Position encodings" in en
 
 
-# An English sentence: five or more English words in a row (code in backticks and names of models are not).
+# An English sentence: four or more English words in a row (code in backticks and names of models are not).
 ENGLISH_SENTENCE = re.compile(r"(?<![`\w])(?:[A-Za-z][a-z]+[ ,;:]+){4,}[A-Za-z][a-z]+")
 
 
