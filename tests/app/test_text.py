@@ -105,7 +105,7 @@ def test_the_articles_are_cited_by_their_titles_in_both_languages():
 
 
 # An English sentence: four or more English words in a row (code in backticks and names of models are not).
-ENGLISH_SENTENCE = re.compile(r"(?<![`\w])(?:[A-Za-z][a-z]+[ ,;:]+){4,}[A-Za-z][a-z]+")
+ENGLISH_SENTENCE = re.compile(r"(?<![`\w])(?:[A-Za-z][a-z]+[ ,;:]+){3,}[A-Za-z][a-z]+")
 
 
 def _english_outside_code(s):
