@@ -10,12 +10,3 @@ from posviz.ui.widgets import multiselect, number, radio, select, select_slider,
 
 __all__ = ["header", "lang", "present", "t", "explain", "guard", "plot", "table", "multiselect", "number", "radio",
            "select", "select_slider", "slider", "text_input", "toggle"]
-
-# TODO(issue 11): transitional names while pages move to posviz.views; removed when none uses them.
-from posviz.views import cached as cache  # noqa: E402
-
-
-def build(builder, *args, **kwargs):  # TODO(issue 11): transitional, removed when no page uses it
-    from posviz.ui.plotting import spec
-
-    return spec(builder, *args, **kwargs)
