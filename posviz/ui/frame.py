@@ -10,6 +10,7 @@ import os
 import time
 import urllib.parse
 
+import PIL.Image  # noqa: F401  imported whole before sessions run: st.image reads it (a half-imported module raced under load)
 import segno
 import streamlit as st
 
