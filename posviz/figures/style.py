@@ -115,6 +115,8 @@ def presentation(fig):
     """Projector mode: every text >= PRESENT_MIN px (titles, ticks, legends, subplot titles), thicker
     lines; same colours and ranges."""
     fig.update_layout(font=dict(size=PRESENT_FONT), title_font=dict(size=PRESENT_FONT + 4))
+    if fig.layout.title is not None and fig.layout.title.subtitle is not None and fig.layout.title.subtitle.text:
+        fig.update_layout(title_subtitle_font_size=PRESENT_MIN)
     fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_layout(legend=dict(font=dict(size=PRESENT_MIN)), hoverlabel=dict(font_size=PRESENT_MIN))

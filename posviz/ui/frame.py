@@ -114,7 +114,7 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 [data-testid="stExpander"] summary p, [data-testid="stCode"] code, [data-testid="stButton"] p,
 [data-testid="stPageLink"] p, [data-testid="stDownloadButton"] p { font-size: 1.45rem !important; }
 .stMarkdown .katex, [data-testid="stMarkdownContainer"] .katex { font-size: 1.45rem !important; }
-.katex-display .katex { font-size: 1.6rem !important; }
+.katex-display .katex, [data-testid="stLatex"] .katex { font-size: 1.6rem !important; }
 </style>"""
 
 
