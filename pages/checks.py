@@ -1,100 +1,146 @@
+"""The debugging path of seed 000 §12 run live, the exercises of §17, and new generated RoPE problems."""
 import streamlit as st
 
 from posviz import ui
-from posviz.lab import checklist
+from posviz.figures import checks as figs
+from posviz.lab import checklist, exercises
+from posviz.views import checks as view
+
+GEN_KEYS = ("chk_gen_q1", "chk_gen_q2", "chk_gen_k1", "chk_gen_k2", "chk_gen_score")
 
 ui.header("checks")
-run = ui.cache(checklist.run_step)
 mark = {True: ":green-badge[" + ui.t("checks.pass") + "]", False: ":red-badge[" + ui.t("checks.fail") + "]"}
+example = (ui.t("overview.default_a"), ui.t("overview.default_b"))   # the overview's sentence, reordered
+
+
+def words(v):
+    """A value or column that is a text key ("chk.v.no_error") in the user's language; numbers as they are."""
+    return ui.t(v) if v.startswith("chk.") else v
+
 
 summary = st.container()
 results = {}
-for i in checklist.STEPS:
+for i in view.STEPS:
     with st.container(border=True), ui.guard():
         head = st.empty()
-        st.markdown(ui.t(f"checks.step{i}.what"))
-        b = ui.toggle(f"chk_break{i}", False)
-        res = run(i, b)
-        results[i] = res
+        st.markdown(ui.t("checks.step1.what", a=example[0], b=example[1]) if i == 1 else ui.t(f"checks.step{i}.what"))
+        res = results[i] = view.step(i, ui.toggle(key=f"chk_break{i}", value=False), *example)
         head.markdown(f"#### {i} · {ui.t(f'checks.step{i}.title')} {mark[res['passed']]}")
-        st.dataframe({ui.t("checks.numbers"): [ui.t(k) for k, _ in res["numbers"]],
-                      ui.t("checks.value"): [v for _, v in res["numbers"]]}, hide_index=True, width="stretch")
-        if res["message"]:
-            st.code(res["message"], language=None, wrap_lines=True)
+        ui.table({ui.t("checks.numbers"): [ui.t(k) for k, _ in res["numbers"]],
+                  ui.t("checks.value"): [words(v) for _, v in res["numbers"]]}, width="stretch")
+        if res["boundary"]:
+            b = res["boundary"]
+            st.info(ui.t("checks.boundary", msg=ui.t(f"err.{b['code']}", **b["params"])), icon=":material/block:")
         if res["table"]:
             tab = res["table"]
-            st.dataframe({c: [r[j] for r in tab["rows"]] for j, c in enumerate(tab["columns"])},
-                         hide_index=True, width="stretch")
+            ui.table({words(c): [words(r[j]) for r in tab["rows"]] for j, c in enumerate(tab["columns"])},
+                     width="stretch")
         if not res["passed"]:
             st.warning(ui.t(f"checks.step{i}.fail"))
-        ui.explain([], checklist.STEP_FUNCTIONS[i])
+        ui.explain(checklist.STEP_FUNCTIONS[i])
 
 with summary:
     st.subheader(ui.t("checks.summary"))
-    st.dataframe({ui.t("checks.col.step"): [str(i) for i in results],
-                  ui.t("checks.col.check"): [ui.t(f"checks.step{i}.title") for i in results],
-                  ui.t("checks.col.status"): [ui.t("checks.pass" if r["passed"] else "checks.fail")
-                                              for r in results.values()]}, hide_index=True, width="stretch")
+    ui.table({ui.t("checks.col.step"): [str(i) for i in results],
+              ui.t("checks.col.check"): [ui.t(f"checks.step{i}.title") for i in results],
+              ui.t("checks.col.status"): [ui.t("checks.pass" if r["passed"] else "checks.fail")
+                                          for r in results.values()]}, width="stretch")
 
 # ---------------------------------------------------------------- exercises
 st.header(ui.t("checks.ex.title"))
 st.caption(ui.t("checks.ex.intro"))
 
 
-def predict(key, answer, tol, integer=False):
+def predict(key, answer, integer=False):
     """A number box; returns True/False/None (no answer yet) and says so."""
     if integer:
         got = ui.number(key, 0, 3, None, step=1)
     else:
         got = ui.number(key, -1000.0, 1000.0, None, step=0.01, format="%.4f")
-    ok = checklist.check_answer(got, answer, tol)
+    ok = view.verdict(got, answer, 0.5 if integer else view.TOL)
     if ok is None:
         st.caption(ui.t("checks.ex.wait"))
     elif ok:
-        st.success(ui.t("checks.ex.right", tol=tol))
+        st.success(ui.t("checks.ex.right", tol=0.5 if integer else view.TOL))
     else:
         st.warning(ui.t("checks.ex.wrong", got=got))
     return ok
 
 
+def rows_table(rows, rotated_k=True):
+    ui.table({"(p, s)": [f"({r['p']}, {r['s']})" for r in rows], "R(p)q": [str(r["q_rot"]) for r in rows],
+              "R(s)k" if rotated_k else "k": [str(r["k_rot"]) for r in rows],
+              "(R(p)q)ᵀR(s)k" if rotated_k else "(R(p)q)ᵀk": [f"{r['score']:.4f}" for r in rows]}
+             | ({"qᵀR(s−p)k": [f"{r['closed_form']:.4f}" for r in rows]} if rotated_k else {}))
+
+
 with ui.guard():
-    ex1 = ui.cache(checklist.exercise_1)()
+    fixed = view.fixed_exercises()
+    ex1, ex2, ex3 = fixed["ex1"], fixed["ex2"], fixed["ex3"]
     st.subheader(ui.t("checks.ex1.title"))
     st.markdown(ui.t("checks.ex1.q"))
-    cols = st.columns(3)
     oks = []
-    for col, key, row in zip(cols, ("chk_ex1_a", "chk_ex1_b", "chk_ex1_c"), ex1):
+    for col, key, row in zip(st.columns(3), ("chk_ex1_a", "chk_ex1_b", "chk_ex1_c"), ex1):
         with col:
-            oks.append(predict(key, row["closed_form"], 0.01))
+            oks.append(predict(key, row["closed_form"]))
     if ui.toggle("chk_reveal1", False) or all(oks):
         st.markdown(ui.t("checks.ex1.answer", a=ex1[0]["closed_form"], c=ex1[2]["closed_form"]))
-        st.dataframe({"(p, s)": [f"({r['p']}, {r['s']})" for r in ex1], "R(p)q": [str(r["q_rot"]) for r in ex1],
-                      "R(s)k": [str(r["k_rot"]) for r in ex1], "(R(p)q)ᵀR(s)k": [f"{r['score']:.4f}" for r in ex1],
-                      "qᵀR(s−p)k": [f"{r['closed_form']:.4f}" for r in ex1]}, hide_index=True)
-        ui.explain(r"q^\top R(\varphi)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,\quad\varphi=(s-p)\theta",
-                   checklist.exercise_1)
+        rows_table(ex1)
+        ui.explain(checklist.exercise_1)
 
-    ex2 = ui.cache(checklist.exercise_2)()
     st.subheader(ui.t("checks.ex2.title"))
     st.markdown(ui.t("checks.ex2.q"))
-    cols = st.columns(2)
     oks = []
-    for col, key, row in zip(cols, ("chk_ex2_a", "chk_ex2_b"), ex2):
+    for col, key, row in zip(st.columns(2), ("chk_ex2_a", "chk_ex2_b"), ex2):
         with col:
-            oks.append(predict(key, row["closed_form"], 0.01))
+            oks.append(predict(key, row["closed_form"]))
     if ui.toggle("chk_reveal2", False) or all(oks):
         st.markdown(ui.t("checks.ex2.answer", a=ex2[0]["closed_form"], b=ex2[1]["closed_form"]))
-        st.dataframe({"(p, s)": [f"({r['p']}, {r['s']})" for r in ex2], "R(p)q": [str(r["q_rot"]) for r in ex2],
-                      "k": [str(r["k_rot"]) for r in ex2], "(R(p)q)ᵀk": [f"{r['score']:.4f}" for r in ex2]},
-                     hide_index=True)
+        rows_table(ex2, rotated_k=False)
 
-    ex3 = ui.cache(checklist.exercise_3)()
     st.subheader(ui.t("checks.ex3.title"))
     st.markdown(ui.t("checks.ex3.q"))
-    ok3 = predict("chk_ex3", checklist.exercise_3_answer(ex3), 0.5, integer=True)
-    if ui.toggle("chk_reveal3", False) or ok3:
+    if ui.toggle("chk_reveal3", False) or predict("chk_ex3", fixed["ex3_answer"], integer=True):
         st.markdown(ui.t("checks.ex3.answer"))
-        st.dataframe({ui.t("checks.ex3.col.pos"): [ui.t("w.kv_modes.correct"), ui.t("w.kv_modes.restart")]} |
-                     {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)},
-                     hide_index=True)
-        ui.explain([], checklist.exercise_3)
+        ui.table({ui.t("checks.ex3.col.pos"): [ui.t("w.kv_modes.correct"), ui.t("w.kv_modes.restart")]} |
+                 {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)})
+        ui.explain(checklist.exercise_3)
+
+
+# ---------------------------------------------------------------- new problems from a seed
+def next_problem():
+    st.session_state["chk_gen_seed"] = (int(st.session_state.get("chk_gen_seed") or 0) + 1) % (exercises.MAX_SEED + 1)
+    for k in GEN_KEYS + ("chk_gen_reveal",):
+        st.session_state[k] = False if k == "chk_gen_reveal" else None
+
+
+st.subheader(ui.t("checks.gen.title"))
+st.markdown(ui.t("checks.gen.intro"))
+g1, g2 = st.columns(2, vertical_alignment="bottom")
+with g1:
+    seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1)
+with g2:
+    st.button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
+with ui.guard():
+    gen = view.generated(int(seed if seed is not None else 20))
+    prob = gen["problem"]
+    st.markdown(ui.t("checks.gen.q_only" if prob["only_q"] else "checks.gen.q", q=prob["q"], k=prob["k"],
+                     theta=prob["theta"]["text"], p=prob["p"], s=prob["s"]))
+    numbers = prob["q_rot"] + prob["k_rot"] + [prob["score"]]
+    oks = []
+    for col, key, x in zip(st.columns(5), GEN_KEYS, numbers):
+        with col:
+            oks.append(predict(key, x["value"]))
+    if ui.toggle("chk_gen_reveal", False) or all(oks):
+        for line in figs.worked_latex(prob):
+            st.latex(line)
+        rope = gen["rope"]
+        ui.table({ui.t("checks.gen.col.what"): [ui.t(f"w.{k}") for k in GEN_KEYS],
+                  ui.t("checks.gen.col.exact"): [x["text"] for x in numbers],
+                  ui.t("checks.gen.col.decimal"): [f"{x['value']:.4f}" for x in numbers],
+                  "apply_rope": [f"{v:.4f}" for v in rope["q_rot"] + rope["k_rot"] + [rope["score"]]]})
+        shift = "shift_same" if not prob["only_q"] else "shift_coincide" if prob["shift_equal"] else "shift_changed"
+        st.markdown(ui.t(f"checks.gen.{shift}",
+                         d=prob["shift"], p=prob["p"] + prob["shift"], s=prob["s"] + prob["shift"],
+                         score=prob["shift_score"]["text"], diff=f"{rope['max_diff']:.1e}"))
+        ui.explain(exercises.problem, exercises.rope_check)

@@ -1,240 +1,150 @@
-"""Length extrapolation: wavelengths vs L_train, never-seen phases, PI / NTK / dynamic NTK / YaRN /
-Llama 3 frequencies and decay, real model presets, and a pasted config's rope parameters."""
-import json
-
+"""Length extrapolation: wavelengths, unseen phases, PI / NTK / dynamic / YaRN / Llama 3 / LongRoPE; gallery
+presets; a pasted config.json with all it says (layer types, partial rotary, NoPE, softmax scale), checked live."""
 import streamlit as st
 
 from posviz import ui
-from posviz.pe import models as presets
-from posviz.pe import rope_config
-from posviz.pe import scaling
 from posviz.figures import extrapolation as fx
-from posviz.text.extrapolation import TEX
+from posviz.figures import models as fm
+from posviz.pe import models as gallery
+from posviz.pe import rope_config, scaling
+from posviz.views import extrapolation as view
+from posviz.views import models as mview
 
-PAGE = "extrapolation"
-PRESET_OPTIONS = presets.KEYS + ("custom", "pasted")
-METHOD_OPTIONS = ("model",) + scaling.METHODS
-HEAD_DIMS = (16, 32, 64, 80, 96, 128, 160, 192, 256)
-THETAS = (10000.0, 50000.0, 100000.0, 500000.0, 1000000.0, 10000000.0)
-FALLBACK = "llama31_8b"
-
-
-def _plain(v):
-    """Tensors -> numpy (cacheable, small); everything else unchanged."""
-    if hasattr(v, "numpy"):
-        return v.numpy()
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, tuple):
-        return tuple(_plain(x) for x in v)
-    return v
+PRESET_OPTIONS = gallery.KEYS + ("custom", "pasted")
 
 
-@ui.cache
-def _view(head_dim, params_json, l_train, l_target, method):
-    return _plain(scaling.extrapolation_view(head_dim, json.loads(params_json), l_train, l_target, method))
+def t(key, **fmt): return ui.t(f"extrapolation.{key}", **fmt)  # noqa: E704
 
 
-@ui.cache
-def _figures(head_dim, params_json, l_train, l_target, method, model_name, lang):
-    """The five figures of the page (plotly objects are slow to build; cached per view and language)."""
-    view = _view(head_dim, params_json, l_train, l_target, method)
-    focus = model_name if method == "model" else label(method)
-    shown = [m for m in scaling.METHODS if m in view["curves"]]
-    if json.loads(params_json)["rope_type"] != "default":
-        shown.append("model")
-    names = {m: model_name if m == "model" else label(m) for m in shown}
-    return {
-        "ratio": fx.ratio_figure(view["ratio"], view["bands"], view["factor"], t=ui.t, name=focus),
-        "wave": fx.wavelength_figure(view["wavelengths"], l_train, l_target, t=ui.t,
-                                     scaled=None if method == "default" else view["wavelengths_selected"],
-                                     scaled_name=ui.t("extrapolation.fig.scaled", name=focus)),
-        "phase": fx.phase_figure(view["seen"], view["needed"], view["never_seen"], t=ui.t),
-        "freq": fx.frequencies_figure([(m, names[m], view["curves"][m][0]) for m in shown], t=ui.t,
-                                      yarn_range=view["yarn_range"], llama3_edges=view["llama3_edges"]),
-        "decay": fx.decay_figure(view["distances"], [(m, names[m], view["scores"][m]) for m in shown],
-                                 l_train, l_target, t=ui.t, shown={"default", method, "model"}),
-    }
+def lab(*keys, **fmt):   # a figure's labels: text extrapolation.fig.<key> -> labels[last part of key]
+    return {k.rsplit(".", 1)[-1]: t(f"fig.{k}", **fmt) for k in keys}
 
 
-@ui.cache
-def _paste(text):
-    return rope_config.read_rope_config(text)
-
-
-@ui.cache
-def _spectrum(head_dim, params_json):
-    params = json.loads(params_json)
-    theta, _ = scaling.rope_frequencies(head_dim, {"rope_type": "default", "rope_theta": params["rope_theta"]})
-    inv, attention = scaling.rope_frequencies(head_dim, params)
-    return theta.numpy(), inv.numpy(), attention
+def type_name(key):
+    base, _, long = key.partition(":")
+    return (t(f"type.{base}") if base in view.LAYER_TYPES else base) + (t(f"type.{long}") if long else "")
 
 
 def _on_preset():
-    p = presets.PRESETS.get(st.session_state.get("ext_preset"))
-    if p is not None:
-        st.session_state["ext_ltrain"] = p["l_train"]
-        st.session_state["ext_ltarget"] = p["l_target"]
-        st.session_state["ext_method"] = "model"
+    if (k := st.session_state.get("ext_preset")) in gallery.KEYS:
+        st.session_state.update(ext_ltrain=mview.entry(k)["l_train"], ext_ltarget=mview.entry(k)["l_target"],
+                                ext_method="model")
 
 
-def _params_table(head_dim, params):
-    rows = [{ui.t("extrapolation.paste.col.param"): "head_dim (d)", ui.t("extrapolation.paste.col.value"): str(head_dim)}]
-    rows += [{ui.t("extrapolation.paste.col.param"): k, ui.t("extrapolation.paste.col.value"): str(v)}
-             for k, v in params.items()]
-    st.dataframe(rows, hide_index=True, width="stretch")
+def model_section(m, name, config_text, l_train, l_target):
+    """Everything the config says: summary, layer types, strip, notes, per-type curves, live check."""
+    st.markdown(t("model.line", name=name, d=m["head_dim"], r=m["rotary_dim"], n=len(m["strip"]),
+                  trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}", layout=t(f"layout.{m['layout']}")))
+    if "source" in m:
+        st.caption(t("model.source", source=m["source"], released=m["released"], check=t(f"check.{m['check']}")))
+    ui.table([{t(f"col.{c}"): type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+    for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
+        st.caption(t(f"note.{code}", v=v))
+    if len(set(m["strip"])) > 1:
+        ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip",
+                labels={**{c: ui.t(f"models.strip.{c}") for c in mview.STRIP}, **lab("strip.title", "strip.x")})
+    lc = view.layer_curves(view.curve_inputs(m), l_target)
+    if len(lc["curves"]) > 1:
+        st.markdown(t("layers.text"))
+        ui.plot(fx.frequencies_figure, [(k, type_name(k), inv) for k, inv, _ in lc["curves"]], key="ext_layers_freq",
+                labels=lab("layers.title", "pair.x", "freq.y"))
+        ui.plot(fx.decay_figure, lc["distances"], [(k, type_name(k), s) for k, _, s in lc["curves"]], l_train,
+                l_target, key="ext_layers_decay", switch=lc["switch"],
+                labels={**lab("layers_decay.title", "decay.x", "decay.y", "switch"), **lengths(l_train, l_target)})
+        ui.explain(view.layer_curves, scaling.rope_frequencies, scaling.longrope_attention_factor)
+    if m["temperature"]:
+        p, tau = view.query_temperature(m["temperature"]["floor_scale"], m["temperature"]["attn_scale"], l_target)
+        ui.plot(fx.temperature_figure, p, tau, key="ext_temperature", labels=lab("temp.title", "temp.x", "temp.y"))
+        ui.explain(view.query_temperature)
+    if m["softmax_scale"] != 1.0:
+        ui.explain(scaling.deepseek_softmax_scale, note=t("softmax.note", v=f"{m['softmax_scale']:.4f}"))
 
 
-def paste_section():
-    """The paste box: user text, read with json.loads only, shown as a table (never as markdown)."""
-    st.subheader(ui.t("extrapolation.paste.title"))
-    st.caption(ui.t("extrapolation.paste.text"))
-    text = st.text_area(ui.t("w.ext_paste"), value=presets.preset_json(FALLBACK), max_chars=rope_config.MAX_BYTES,
-                        key="ext_paste", height=230)
-    try:
-        r = _paste(text)
-    except ValueError as e:
-        st.error(ui.t("ui.invalid"), icon=":material/error:")
-        st.code(str(e)[:2000], language=None, wrap_lines=True)   # user-derived text: plain, never markdown
-        return None
-    st.success(ui.t("extrapolation.paste.ok", d=r["head_dim"], t=r["rope_parameters"]["rope_type"]))
-    _params_table(r["head_dim"], r["rope_parameters"])
-    for code, v in r["notes"]:
-        st.text(ui.t(f"extrapolation.note.{code}", v=v))
-    if r["ignored"]:
-        st.text(ui.t("extrapolation.paste.ignored", keys=", ".join(r["ignored"])[:1000]))
-    trained = r["rope_parameters"].get("original_max_position_embeddings") or r["max_position_embeddings"]
-    if trained:
-        st.text(ui.t("extrapolation.paste.ltrain", n=f"{trained:,}"))
-    theta, inv, _ = _spectrum(r["head_dim"], json.dumps(r["rope_parameters"], sort_keys=True))
-    ui.plot(fx.frequencies_figure([("default", label("default"), theta), ("model", ui.t("w.ext_preset.pasted"), inv)],
-                                  t=ui.t, height=360), key="ext_paste_freq")
-    ui.explain(TEX["wave"], rope_config.read_config, scaling.rope_frequencies)
-    return r["head_dim"], r["rope_parameters"]
+def lengths(a, b): return {**lab("l_train", n=f"{a:,}"), **lab("l_target", n=f"{b:,}")}  # noqa: E704
 
 
-def label(m):
-    return ui.t(f"w.ext_method.{m}")
+def analysis_sections(d, params_json, l_train, l_target, method, name, sections):
+    v = None
+    with ui.guard():
+        v = view.analysis(d, params_json, l_train, l_target, method)
+    if v is None: return  # noqa: E701
+    focus = name if method == "model" else ui.t(f"w.ext_method.{method}")
+    shown = [k for k in scaling.SCALING_METHODS if k in v["curves"]] + ["model"]
+    names = {k: name if k == "model" else ui.t(f"w.ext_method.{k}") for k in shown}
+    for col, (k, val) in zip(st.columns(5), (("ratio_s", f"{v['s']:.4g}"), ("ntk", f"{v['ntk_base']:.3g}"),
+                                             ("never", t("metric.never.value", n=v["n_long"], d=d // 2)),
+                                             ("attn", f"{v['curves'][method][1]:.4f}"), ("d", str(d)))):
+        col.metric(t(f"metric.{k}"), val)
+    one_over = t("fig.one_over_factor" if method == "model" else "fig.one_over_s", f=f"{v['factor']:g}")
+    ends = lengths(l_train, l_target)
+    for sec, builder, args, kw, labels, fns in (
+        ("ratio", fx.ratio_figure, (v["ratio"], v["bands"], v["factor"]), {},
+         {**lab("ratio.title", "pair.x", "ratio.y", name=focus), "one_over": one_over,
+          **{f"band{b}": t(f"fig.band{b}", n=n) for b, n in enumerate(v["band_counts"])}},
+         (view.analysis, scaling.frequency_ratio, scaling.band_of_ratio)),
+        ("wave", fx.wavelength_figure, (v["wavelengths"], l_train, l_target),
+         {"scaled": None if method == "default" else v["wavelengths_selected"]},
+         {**lab("wavelength.title", "pair.x", "wavelength.y", "turns", "never_turns", "scaled", name=focus), **ends},
+         (scaling.pair_wavelengths,)),
+        ("phase", fx.phase_figure, (v["seen"], v["needed"], v["never_seen"]), {},
+         lab("phase.title", "pair.x", "phase.y", "seen", "needed_ok", "needed_new", n=int(v["never_seen"].sum()),
+             d=int(v["seen"].size)), (scaling.phase_coverage,)),
+        ("freq", fx.frequencies_figure, ([(k, names[k], v["curves"][k][0]) for k in shown],),
+         {"yarn_range": v["yarn_range"], "llama3_edges": v["llama3_edges"], "sections": sections},
+         lab("freq.title", "pair.x", "freq.y", "yarn_ramp"),
+         (scaling.rope_frequencies, scaling.ntk_aware_base, scaling.yarn_correction_range, scaling.yarn_ramp,
+          scaling.yarn_attention_factor, scaling.method_parameters)),
+        ("decay", fx.decay_figure, (v["distances"], [(k, names[k], v["scores"][k]) for k in shown], l_train,
+                                    l_target), {"shown": ("default", method, "model")},
+         {**lab("decay.title", "decay.x", "decay.y"), **ends}, (scaling.ones_score, scaling.log_distances)),
+    ):
+        st.subheader(t(f"{sec}.title"))
+        st.markdown(t(f"{sec}.text"))
+        ui.plot(builder, *args, key=f"ext_{sec}", labels=labels, **kw)
+        ui.explain(*fns, note=t(f"{sec}.note", n=1200) if sec in ("ratio", "decay") else None)
 
 
-ui.header(PAGE)
+ui.header("extrapolation")
 c1, c2, c3, c4 = st.columns([2.2, 2, 2, 1.6], vertical_alignment="bottom")
-with c1:
-    key = ui.select("ext_preset", PRESET_OPTIONS, FALLBACK, on_change=_on_preset)
-with c2:
-    l_train = ui.select_slider("ext_ltrain", presets.LENGTHS, 8192)
-with c3:
-    l_target = ui.select_slider("ext_ltarget", presets.LENGTHS, 131072)
-with c4:
-    method = ui.select("ext_method", METHOD_OPTIONS, "model")
+with c1: key = ui.select("ext_preset", PRESET_OPTIONS, view.FALLBACK, on_change=_on_preset)  # noqa: E701
+with c2: l_train = ui.select_slider("ext_ltrain", gallery.LENGTHS, 8192)  # noqa: E701
+with c3: l_target = ui.select_slider("ext_ltarget", gallery.LENGTHS, 131072)  # noqa: E701
+with c4: method = ui.select("ext_method", ("model",) + scaling.SCALING_METHODS, "model")  # noqa: E701
+if l_target <= l_train: st.info(t("warn.short"))  # noqa: E701
 
-# ---------------------------------------------------------------- the model
-pasted_shown = False
+m = config_text = None
 if key == "custom":
     k1, k2, _ = st.columns([2, 2, 3])
-    with k1:
-        head_dim = ui.select_slider("ext_head_dim", HEAD_DIMS, 128)
-    with k2:
-        theta = ui.select_slider("ext_theta", THETAS, 10000.0)
-    params = {"rope_type": "default", "rope_theta": float(theta)}
-    st.caption(ui.t("extrapolation.custom.line", d=head_dim, theta=float(theta)))
-    model_name = label("model")
-elif key == "pasted":
-    pasted_shown = True
-    got = paste_section()
-    if got is None:
-        st.info(ui.t("extrapolation.paste.fallback"))
-        key = FALLBACK
+    with k1: d = ui.select_slider("ext_head_dim", view.HEAD_DIMS, 128)  # noqa: E701
+    with k2: theta = ui.select_slider("ext_theta", view.THETAS, 10000.0)  # noqa: E701
+    st.caption(t("custom.line", d=d, theta=float(theta)))
+    analysis_sections(d, view.custom_params(theta), l_train, l_target, method, ui.t("w.ext_method.model"), None)
+else:
+    if key == "pasted":
+        st.caption(t("paste.text"))
+        config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
+                                   max_chars=rope_config.MAX_BYTES, height=230, bind="query-params")
+        r = mview.read_pasted(config_text)
+        if (m := r.get("model")) is None:   # user-derived text: shown as plain code, never as markdown
+            (st.warning if r["boundary"] else st.error)(t("paste.unsupported") if r["boundary"] else ui.t("ui.invalid"))
+            st.code(ui.t(f"err.{r['code']}", **r["params"])[:2000], language=None, wrap_lines=True)
+            st.info(t("paste.nothing"))
     else:
-        head_dim, params = got
-        model_name = ui.t("w.ext_preset.pasted")
-if key in presets.PRESETS:
-    p = presets.preset(key)
-    head_dim, params = p["head_dim"], p["rope_parameters"]
-    model_name = p["name"]
-    scaling_text = (", ".join(f"{k}={v}" for k, v in params.items() if k not in ("rope_theta",))
-                    if params["rope_type"] != "default" else ui.t("extrapolation.preset.none"))
-    st.markdown(ui.t("extrapolation.preset.line", name=p["name"], repo=p["repo"], d=head_dim,
-                     theta=params["rope_theta"], scaling=scaling_text))
-    st.caption(ui.t("extrapolation.preset.source", source=p["source"], checked=ui.t(f"extrapolation.checked.{key}")))
+        m = mview.entry(key)
+        config_text = m["config_json"]
+    if m is not None:
+        name = m.get("name", t("model.pasted"))
+        model_section(m, name, config_text, l_train, l_target)
+        layer = ui.select("ext_layer", tuple(m["types"]), m["main"]) if len(m["types"]) > 1 else m["main"]
+        d, params_json = view.spectrum_inputs(m, layer)
+        analysis_sections(d, params_json, l_train, l_target, method, name,
+                          [(a, b, t(f"mrope.{i}")) for a, b, i in view.mrope_sections(m["mrope_section"])])
+        c = mview.transformers_check(config_text)   # the live line under the figures of this config
+        st.caption(t("check.line" if "max_rel" in c else "check.failed", rel=f"{c.get('max_rel', 0):.1e}", **c))
 
-if l_target <= l_train:
-    st.info(ui.t("extrapolation.warn.short"))
-
-view = None
-params_json = json.dumps(params, sort_keys=True)
-with ui.guard():
-    view = _view(head_dim, params_json, l_train, l_target, method)
-    figs = _figures(head_dim, params_json, l_train, l_target, method, model_name, ui.lang())
-if view is None:
-    st.stop()
-
-m1, m2, m3, m4, m5 = st.columns(5)
-m1.metric(ui.t("extrapolation.metric.s"), f"{view['s']:.4g}")
-m2.metric(ui.t("extrapolation.metric.never"),
-          ui.t("extrapolation.metric.never.value", n=view["n_long"], d=head_dim // 2))
-m3.metric(ui.t("extrapolation.metric.ntk"), f"{view['ntk_base']:.4g}")
-m4.metric(ui.t("extrapolation.metric.attn"), f"{view['curves'][method][1]:.4f}")
-m5.metric(ui.t("extrapolation.metric.d"), str(head_dim))
-
-# ---------------------------------------------------------------- what changes per pair
-st.subheader(ui.t("extrapolation.ratio.title"))
-st.markdown(ui.t("extrapolation.ratio.text"))
-ui.plot(figs["ratio"], key="ext_ratio")
-ui.explain([TEX["ratio"], TEX["llama3"]], scaling.rope_frequencies,
-           scaling.band_of_ratio, note=ui.t("extrapolation.ratio.note"))
-
-# ---------------------------------------------------------------- 1 wavelengths
-st.subheader(ui.t("extrapolation.wave.title"))
-st.markdown(ui.t("extrapolation.wave.text"))
-ui.plot(figs["wave"], key="ext_wave")
-ui.explain(TEX["wave"], scaling.wavelengths)
-
-# ---------------------------------------------------------------- 2 phases
-st.subheader(ui.t("extrapolation.phase.title"))
-st.markdown(ui.t("extrapolation.phase.text"))
-ui.plot(figs["phase"], key="ext_phase")
-ui.explain(TEX["phase"], scaling.phase_coverage)
-
-# ---------------------------------------------------------------- 3 spectra
-st.subheader(ui.t("extrapolation.freq.title"))
-st.markdown(ui.t("extrapolation.freq.text"))
-ui.plot(figs["freq"], key="ext_freq")
-ui.explain([TEX["pi"], TEX["ntk"], TEX["yarn"],
-            TEX["llama3"]], scaling.rope_frequencies, scaling.ntk_aware_base,
-           scaling.yarn_correction_range, scaling.yarn_ramp, scaling.method_parameters)
-
-# ---------------------------------------------------------------- 4 decay
-st.subheader(ui.t("extrapolation.decay.title"))
-st.markdown(ui.t("extrapolation.decay.text"))
-ui.plot(figs["decay"], key="ext_decay")
-ui.explain(TEX["score"], scaling.rope_score, scaling.log_distances,
-           note=ui.t("extrapolation.decay.note", n=1200))
-
-# ---------------------------------------------------------------- why
-st.subheader(ui.t("extrapolation.why.title"))
-for part in ("angles", "pi", "ntk", "yarn", "llama3", "train", "eval", "deepseek"):
-    st.markdown(ui.t(f"extrapolation.why.{part}"))
-    if part == "eval":
-        st.page_link("pages/length.py", label=ui.t("nav.length"), icon=":material/arrow_forward:")
-
-# ---------------------------------------------------------------- paste + presets
-if not pasted_shown:
-    with st.expander(ui.t("extrapolation.paste.title"), icon=":material/content_paste:"):
-        paste_section()
-with st.expander(ui.t("extrapolation.presets.title"), icon=":material/table:"):
-    st.caption(ui.t("extrapolation.presets.text"))
-    rows = []
-    for k in presets.KEYS:
-        q = presets.preset(k)
-        rp = q["rope_parameters"]
-        rows.append({
-            ui.t("extrapolation.presets.col.name"): q["name"],
-            ui.t("extrapolation.presets.col.d"): q["head_dim"],
-            ui.t("extrapolation.presets.col.theta"): f"{rp['rope_theta']:g}",
-            ui.t("extrapolation.presets.col.scaling"): ", ".join(f"{a}={b}" for a, b in rp.items() if a != "rope_theta"),
-            ui.t("extrapolation.presets.col.ltrain"): q["l_train"],
-            ui.t("extrapolation.presets.col.source"): q["source"],
-            ui.t("extrapolation.presets.col.checked"): ui.t(f"extrapolation.checked.{k}"),
-        })
-    st.dataframe(rows, hide_index=True, width="stretch")
+st.subheader(t("why.title"))
+for part in ("angles", "pi", "ntk", "yarn", "llama3", "longrope", "train", "eval", "deepseek"):
+    st.markdown(t(f"why.{part}"))
+    if part in ("eval", "longrope"):
+        st.page_link(f"pages/{'length' if part == 'eval' else 'models'}.py", icon=":material/arrow_forward:",
+                     label=ui.t("nav.length" if part == "eval" else "nav.models"))

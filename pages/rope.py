@@ -1,155 +1,150 @@
-"""RoPE clock page: widgets -> posviz.pe.rope views (cached) -> posviz.figures.rope -> ui.plot."""
+"""RoPE page: widgets -> posviz.views.rope (cached) -> posviz.figures.rope -> ui.plot."""
 import streamlit as st
 
 from posviz import ui
-from posviz.pe import rope
 from posviz.figures import rope as fr
-
-DIMS = (2, 4, 8, 16, 32, 64, 128, 256)
-BASES = (10, 100, 1000, 10000, 100000, 500000, 1000000)
-EXAMPLES = ("s08", "s08_shift", "s001", "s17_a", "s17_b", "s17_c")
-
-clock_view = ui.cache(rope.clock_view)
-score_view = ui.cache(rope.score_view)
-animation_view = ui.cache(rope.animation_view)
-distance_view = ui.cache(rope.distance_view)
-hand_examples = ui.cache(rope.hand_examples)
-layout_demo = ui.cache(rope.layout_demo)
+from posviz.pe import rope
+from posviz.views import rope as view
 
 
-def _diff(a, b):
-    """Metric delta text, rounded so that float noise shows as +0.0000, not -0.0000."""
-    return f"{round(a - b, 4) + 0.0:+.4f}"
+def _labels(prefix, keys, **fmt):
+    return {k: ui.t(f"{prefix}.{k}", **fmt) for k in keys}
+
+
+def _section(name, **fmt):
+    st.subheader(ui.t(f"rope.{name}.title"))
+    st.caption(ui.t(f"rope.{name}.caption", **fmt))
 
 
 ui.header("rope")
 
-# ---------------------------------------------------------------- controls
 st.subheader(ui.t("rope.controls"))
 c = st.columns(5)
-with c[0]:
-    m = ui.slider("rope_m", 0, 128, 2)
-with c[1]:
-    n = ui.slider("rope_n", 0, 128, 5)
-with c[2]:
-    delta = ui.slider("rope_shift", -64, 64, 4)
-with c[3]:
-    d = ui.select_slider("rope_dim", DIMS, 8)
-with c[4]:
-    base = ui.select_slider("rope_base", BASES, 10000)
-c = st.columns([1, 1])
-with c[0]:
-    content = ui.radio("rope_content", ("unit", "random"), "unit")
-with c[1]:
-    only_q = ui.toggle("rope_only_q", False)
+with c[0]: m = ui.slider("rope_m", 0, 128, 2)  # noqa: E701
+with c[1]: n = ui.slider("rope_n", 0, 128, 5)  # noqa: E701
+with c[2]: delta = ui.slider("rope_shift", -64, 64, 4)  # noqa: E701
+with c[3]: d = ui.select_slider("rope_dim", view.DIMS, 8)  # noqa: E701
+with c[4]: base = float(ui.select_slider("rope_base", view.BASES, 10000))  # noqa: E701
+c = st.columns(2)
+with c[0]: content = ui.radio("rope_content", ("unit", "random"), "unit")  # noqa: E701
+with c[1]: only_q = ui.toggle("rope_only_q", False)  # noqa: E701
 
-# ---------------------------------------------------------------- clocks
 st.subheader(ui.t("rope.clock.title"))
-st.caption(ui.t("rope.clock.caption"))
 with ui.guard():
-    cv = clock_view(m, n, d, float(base), content)
-    labels = dict(q=ui.t("rope.clock.q", m=m), k=ui.t("rope.clock.k", n=n), arc=ui.t("rope.clock.arc"),
-                  pair=ui.t("rope.clock.pair"), angle=ui.t("rope.clock.angle"))
-    ui.plot(ui.build(fr.clock_faces, cv["hands"], cv["pairs"], labels=labels), key="rope_clocks")
-    ui.explain([r"\theta_i = \text{base}^{-2i/d},\quad \phi_q = m\,\theta_i,\quad \phi_k = n\,\theta_i",
-                r"\angle(q,k) = (n-m)\,\theta_i \ \text{wrapped to } (-\pi, \pi]"],
-               rope.clock_hands, rope.wrap_angle, note=ui.t("rope.clock.formula_note"))
+    cv = view.clock(m, n, d, base, content)
+    st.caption(ui.t("rope.clock.caption", last=cv["last"], base=f"{base:g}", exponent=f"{cv['exponent']:.4g}",
+                    slowest=f"{cv['slowest']:.3g}"))
+    lab = _labels("rope.clock", ("arc", "pair") + (("angle",) if cv["plain"] else ("between", "added")))
+    ui.plot(fr.clock_faces, cv["hands"], cv["pairs"], labels=lab | dict(q=ui.t("rope.clock.q", m=m),
+            k=ui.t("rope.clock.k", n=n)), key="rope_clocks")
+    ui.explain(rope.clock_hands, rope.rope_inv_freq, rope.wrap_angle, note=ui.t("rope.clock.formula_note"))
 
-# ---------------------------------------------------------------- shift test
-st.subheader(ui.t("rope.score.title"))
-st.caption(ui.t("rope.score.caption"))
+_section("score")
 with ui.guard():
-    s = score_view(m, n, delta, d, float(base), content, 0, only_q)
-    s0, s1, s2 = float(s[0]), float(s[1]), float(s[2])
-    c = st.columns(3)
-    c[0].metric(ui.t("rope.score.base", m=m, n=n), f"{s0:.4f}", border=True)
-    c[1].metric(ui.t("rope.score.shift", m=m + delta, n=n + delta), f"{s1:.4f}", delta=_diff(s1, s0),
-                delta_color="off" if not only_q else "normal", border=True)
-    c[2].metric(ui.t("rope.score.key", m=m, n=n + delta), f"{s2:.4f}", delta=_diff(s2, s0), border=True)
-    if only_q:
-        st.warning(ui.t("rope.score.bug"), icon=":material/bug_report:")
-    else:
-        st.success(ui.t("rope.score.equal"), icon=":material/check_circle:")
+    sc = view.scores(m, n, delta, d, base, content, only_q)
+    names = (ui.t("rope.score.base", m=m, n=n), ui.t("rope.score.shift", m=m + delta, n=n + delta),
+             ui.t("rope.score.key", m=m, n=n + delta))
+    for i, (col, name) in enumerate(zip(st.columns(3), names)):
+        col.metric(name, f"{sc['scores'][i]:.4f}", delta=sc["deltas"][i], border=True,
+                   delta_color="off" if i == 1 and not only_q else "normal")
+    (st.warning if only_q else st.success)(ui.t("rope.score.bug" if only_q else "rope.score.equal"),
+                                           icon=":material/bug_report:" if only_q else ":material/check_circle:")
     st.caption(ui.t("rope.score.note"))
-    ui.explain([r"(R(m)q)^\top (R(n)k) = q^\top R(m)^\top R(n)\, k = q^\top R(n-m)\, k",
-                r"R((n+\Delta)-(m+\Delta)) = R(n-m)"],
-               rope.shift_scores, rope.rope_score, rope.apply_rope)
+    ui.explain(rope.shift_scores, rope.rotated_score, rope.apply_rope)
 
-# ---------------------------------------------------------------- animation
-st.subheader(ui.t("rope.anim.title"))
-st.caption(ui.t("rope.anim.caption"))
-mode = ui.radio("rope_anim", ("both", "key"), "both")
+_section("anim")
+mode = ui.radio("rope_anim", view.ANIM_MODES, "both")
 with ui.guard():
-    av = animation_view(m, n, d, float(base), content, mode)
-    labels = dict(q=ui.t("rope.anim.q"), k=ui.t("rope.anim.k"), score=ui.t("rope.anim.score"),
-                  now=ui.t("rope.anim.now"), x=ui.t("rope.anim.x"), y=ui.t("rope.anim.y"),
-                  play=ui.t("rope.anim.play"), pause=ui.t("rope.anim.pause"), step=ui.t("rope.anim.step"),
-                  pair=ui.t("rope.dist.pair"))
-    ui.plot(ui.build(fr.clock_animation, av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
-                               labels=labels), key="rope_anim_fig")
-    ui.explain(r"\text{both: } (m+t,\ n+t)\ \Rightarrow\ \text{score constant};\qquad "
-               r"\text{key: } (m,\ n+t)\ \Rightarrow\ \text{score changes}",
-               rope.animation_view, rope.clock_hands)
+    av = view.animation(m, n, d, base, content, mode)
+    lab = _labels("rope.anim", ("q", "k", "score", "now", "x", "y", "play", "pause", "step")) | dict(
+        pair=ui.t("rope.dist.pair"))
+    ui.plot(fr.clock_animation, av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+            labels=lab, key="rope_anim_fig")
+    ui.explain(view.animation, rope.clock_hands)
 
-# ---------------------------------------------------------------- distance
-st.subheader(ui.t("rope.dist.title"))
-st.caption(ui.t("rope.dist.caption"))
+_section("dist")
 with ui.guard():
-    dv = distance_view(d, float(base))
-    labels = dict(x=ui.t("rope.dist.x"), y=ui.t("rope.dist.y"), pair=ui.t("rope.dist.pair"),
-                  mean=ui.t("rope.dist.mean", h=d // 2), now=ui.t("rope.dist.now"))
-    ui.plot(ui.build(fr.score_vs_distance, dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], n - m, labels=labels),
+    dv = view.distance(d, base)
+    lab = _labels("rope.dist", ("x", "y", "pair", "now")) | dict(mean=ui.t("rope.dist.mean", h=d // 2))
+    ui.plot(fr.score_vs_distance, dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], n - m, labels=lab,
             key="rope_distance")
-    ui.explain(r"\frac{1}{d/2}\sum_i \cos\big((n-m)\,\theta_i\big)\quad\text{(unit hands } q=k=(1,0)\text{ per pair)}",
-               rope.distance_view)
+    ui.explain(view.distance)
 
-# ---------------------------------------------------------------- worked examples
-st.subheader(ui.t("rope.hand.title"))
-st.caption(ui.t("rope.hand.caption"))
+_section("hand")
 with ui.guard():
-    rows = hand_examples()
-    col = {k: ui.t(f"rope.hand.col.{k}") for k in ("example", "q", "k", "theta", "p", "s", "rq", "rk", "score",
-                                                   "relative")}
-    table = [{col["example"]: ui.t(f"rope.hand.{r['example']}"), col["q"]: str(r["q"]), col["k"]: str(r["k"]),
-              col["theta"]: r["theta_text"], col["p"]: r["p"], col["s"]: r["s"], col["rq"]: str(r["rq"]),
-              col["rk"]: str(r["rk"]), col["score"]: round(r["score"], 4), col["relative"]: round(r["relative"], 4)}
-             for r in rows]
+    rows = view.hand_examples()
     c = st.columns([3, 2])
     with c[1]:
-        example = ui.select("rope_example", EXAMPLES, "s08")
+        example = ui.select("rope_example", view.EXAMPLES, "s08")
         row = next(r for r in rows if r["example"] == example)
         st.info(ui.t(f"rope.hand.explain.{example}"))
     with c[0]:
-        labels = dict(q0=ui.t("rope.hand.q0"), k0=ui.t("rope.hand.k0"), rq=ui.t("rope.hand.rq", p=row["p"]),
-                      rk=ui.t("rope.hand.rk", s=row["s"]),
-                      title=ui.t("rope.hand.clock_title", theta=row["theta_text"], p=row["p"], s=row["s"],
-                                 score=row["score"]))
-        ui.plot(ui.build(fr.pair_clock, row["q"], row["k"], row["rq"], row["rk"], labels=labels), key="rope_hand")
-    st.dataframe(table, hide_index=True, width="stretch")
-    ui.explain([r"R(\phi) = \begin{bmatrix}\cos\phi & -\sin\phi\\ \sin\phi & \cos\phi\end{bmatrix},\quad "
-                r"q^\top R(\phi)\,k = \cos\phi\,(q\cdot k) + \sin\phi\,(q_2k_1 - q_1k_2)"],
-               rope.hand_examples, rope.pair_rotate, rope.pair_score_relative)
+        lab = _labels("rope.hand", ("q0", "k0")) | dict(rq=ui.t("rope.hand.rq", p=row["p"]), rk=ui.t(
+            "rope.hand.rk", s=row["s"]), title=ui.t("rope.hand.clock_title", theta=row["theta_text"], p=row["p"],
+                                                    s=row["s"], score=row["score"]))
+        ui.plot(fr.pair_clock, row["q"], row["k"], row["rq"], row["rk"], labels=lab, key="rope_hand")
+    ui.table([{ui.t(f"rope.hand.col.{k}"): ui.t(f"rope.hand.{v}") if k == "example" else v for k, v in r.items()}
+              for r in view.hand_table()])
+    ui.explain(rope.hand_examples, rope.pair_rotate, rope.rotation_2x2, rope.pair_score_closed_form)
 
-# ---------------------------------------------------------------- layouts
-st.subheader(ui.t("rope.layout.title"))
-st.caption(ui.t("rope.layout.caption"))
+_section("calc")
+qk = {}
+for col, (key, v) in zip(st.columns(4), (("q1", 1.0), ("q2", 2.0), ("k1", 3.0), ("k2", 4.0))):
+    with col: qk[key] = ui.number(f"rope_calc_{key}", -100.0, 100.0, v, 0.5)  # noqa: E701
+c = st.columns(4)
+with c[0]: theta = ui.radio("rope_calc_theta", view.THETA_CHOICES, "pi3")  # noqa: E701
+with c[1]: other = ui.number("rope_calc_theta_x", -10.0, 10.0, 0.5, 0.01, disabled=theta != "other")  # noqa: E701
+with c[2]: p = ui.number("rope_calc_p", -1000, 1000, 5)  # noqa: E701
+with c[3]: s = ui.number("rope_calc_s", -1000, 1000, 7)  # noqa: E701
+calc_only_q = ui.toggle("rope_calc_only_q", False)
 with ui.guard():
-    lv = layout_demo(d, m, n, base=float(base))
-    labels = dict(rows=[ui.t("rope.layout.row.interleaved"), ui.t("rope.layout.row.half")],
-                  x=ui.t("rope.layout.x"), z=ui.t("rope.layout.z"))
-    ui.plot(ui.build(fr.layout_pairs, lv["pairs_interleaved"], lv["pairs_half"], labels=labels), key="rope_layouts")
-    c = st.columns(3)
-    c[0].metric(ui.t("rope.layout.m_interleaved"), f"{float(lv['interleaved']):.4f}", border=True)
-    c[1].metric(ui.t("rope.layout.m_half"), f"{float(lv['half']):.4f}", delta=ui.t("rope.layout.same"),
-                delta_color="green", delta_arrow="off", border=True)
-    c[2].metric(ui.t("rope.layout.m_mixed"), f"{float(lv['mixed']):.4f}", delta=ui.t("rope.layout.wrong"),
-                delta_color="red", delta_arrow="off", border=True)
-    st.warning(ui.t("rope.layout.warning"), icon=":material/warning:")
-    ui.explain([r"P = [0, 2, \dots, d-2,\ 1, 3, \dots, d-1],\qquad "
-                r"\mathrm{interleaved}(x) = P^{-1}\,\mathrm{half}(P x)"],
-               rope.layout_permutation, rope.layout_demo, note=ui.t("rope.layout.formula_note"))
+    kv = view.calculator(qk["q1"], qk["q2"], qk["k1"], qk["k2"], theta, other, p, s, calc_only_q)
+    c = st.columns([3, 2])
+    lab = _labels("rope.hand", ("q0", "k0")) | dict(rq=ui.t("rope.hand.rq", p=p), title=ui.t("rope.calc.clock_title",
+        theta=kv["theta"], p=p, s=s), rk=ui.t("rope.calc.k_only" if calc_only_q else "rope.hand.rk", s=s))
+    with c[0]:
+        ui.plot(fr.pair_clock, kv["q"], kv["k"], kv["rq"], kv["rk"], labels=lab, key="rope_calc_clock")
+    with c[1]:
+        st.metric(ui.t("rope.calc.score"), f"{kv['score']:.4f}", border=True)
+        st.latex(fr.calculator_formula(kv))
+        st.caption(ui.t("rope.calc.only_q" if calc_only_q else "rope.calc.relative"))
+    ui.explain(view.calculator, rope.pair_score, rope.pair_score_closed_form)
 
-# ---------------------------------------------------------------- where it happens (seed 000 §07, seed 001)
+_section("steps", x=view.STEP_X)
+step_p = ui.slider("rope_step_p", 0, view.STEP_MAX_P, 0)
+with ui.guard():
+    sv = view.steps(step_p, base)
+    for step, tables in view.STEPS:
+        st.markdown(ui.t(f"rope.steps.{step}"))
+        st.code(sv["code"][step], language="python", wrap_lines=True)
+        for col, name in zip(st.columns(len(tables)), tables):
+            with col: ui.table(sv["tables"][name])  # noqa: E701
+    st.caption(ui.t("rope.steps.check", diff=f"{sv['max_diff']:.1e}"))
+    ui.explain(rope.apply_rope, rope.rotate_pairs, rope.rope_inv_freq, rope.apply_rope_steps,
+               note=ui.t("rope.steps.fast_note"))
+
+_section("sdpa")
+with ui.guard():
+    at = view.attention_check(delta, base)
+    c = st.columns(2)
+    for i, key in enumerate(("sdpa_vs_own", "plain_shuffle", "shift", "rope_shuffle")):   # columns: check | proof
+        c[i % 2].metric(ui.t(f"rope.sdpa.{key}", delta=delta), f"{at[key]:.1e}", border=True,
+                        help=ui.t(f"rope.sdpa.{key}.help"))
+    st.info(ui.t("rope.sdpa.proof"))
+    ui.explain(view.attention_check, rope.rope_attention, rope.plain_attention)
+
+_section("layout")
+with ui.guard():
+    lv = view.layouts(d, m, n, base)
+    lab = dict(rows=[ui.t("rope.layout.row.interleaved"), ui.t("rope.layout.row.half")], **_labels("rope.layout", "xz"))
+    ui.plot(fr.layout_pairs, lv["pairs_interleaved"], lv["pairs_half"], labels=lab, key="rope_layouts")
+    for col, key, note, color in zip(st.columns(3), ("interleaved", "half", "mixed"), (None, "same", "wrong"),
+                                     ("off", "green", "red")):
+        col.metric(ui.t(f"rope.layout.m_{key}"), f"{lv[key]:.4f}", delta=note and ui.t(f"rope.layout.{note}"),
+                   delta_color=color, delta_arrow="off", border=True)
+    st.warning(ui.t("rope.layout.warning"), icon=":material/warning:")
+    ui.explain(rope.pairing_permutation, rope.layout_demo, note=ui.t("rope.layout.formula_note"))
+
 st.subheader(ui.t("rope.where.title"))
 st.markdown(ui.t("rope.where.body"))
 st.code(ui.t("rope.where.diagram"), language=None)

@@ -2,8 +2,11 @@ r"""The nine-step debugging path of seed 000 §12, run live, and the exercises o
 
 Each step is a function `step_<n>(broken=False) -> dict` that runs a real check against
 posviz and returns {"step": n, "passed": bool, "numbers": [(text key, value string), ...],
-"table": optional {"columns": [...], "rows": [[...], ...]}}. `broken=True` switches on the bug
-the step is meant to catch (seed 000 §13), so the same check visibly fails:
+"table": optional {"columns": [...], "rows": [[...], ...]}, "boundary": optional {"code", "params"}}.
+A value string that starts with "chk.v." is itself a text key (a word, translated by the page);
+"boundary" is the coded error of a demonstrated limit (step 8), for the page to show in the user's
+language. `broken=True` switches on the bug the step is meant to catch (seed 000 §13), so the same
+check visibly fails:
 
     1 permutation equivariance without position      broken: RoPE left on in the "control"
     2 token ids / valid mask / position ids          broken: one shared arange(L) for all rows
@@ -34,15 +37,17 @@ ANGLE_TOL = 1e-2      # largest acceptable |cos/sin error| of the angle table
 LONG_POSITIONS = (10, 100, 1000, 5000, 10000, 30000)
 SENTENCE_SHORT = "我 爱 ML"           # seed 000 §11
 SENTENCE_LONG = "你 也 爱 ML 吗"
+EQUIVARIANCE_PAIR = ("猫追狗", "狗追猫")   # the overview's sentence and its reordering (step 1)
+NO_ERROR = "chk.v.no_error"
 
 
 def _g(x):
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
-def _result(step, passed, numbers, table=None, message=None):
+def _result(step, passed, numbers, table=None, boundary=None):
     return {"step": step, "passed": bool(passed), "numbers": [(k, _g(v)) for k, v in numbers],
-            "table": table, "message": message}
+            "table": table, "boundary": boundary}
 
 
 def _content(d=8, seed=0):
@@ -52,18 +57,20 @@ def _content(d=8, seed=0):
     return q, k
 
 
-def rope_score(q, k, p, s, *, rotate_q=True, rotate_k=True, layout="interleaved"):
-    """(R(p) q)^T (R(s) k) for one query at p and one key at s (q, k [1,1,1,d]) -> float."""
+def rotated_score(q, k, p, s, *, rotate_q=True, rotate_k=True, layout="interleaved"):
+    """(R(p) q)^T (R(s) k) for one query at p and one key at s (q, k [1,1,1,d]), either rotation
+    switchable off (the bugs of steps 3 and 4) -> float."""
     qr = apply_rope(q, torch.tensor([p]), layout=layout) if rotate_q else q   # [1,1,1,d]
     kr = apply_rope(k, torch.tensor([s]), layout=layout) if rotate_k else k   # [1,1,1,d]
     return float((qr * kr).sum())
 
 
 # ---------------------------------------------------------------- the nine steps
-def step_1(broken=False):
-    """No-position control: Attn(PX) = P Attn(X). Broken: RoPE still on in the control."""
+def step_1(broken=False, sentence_a=EQUIVARIANCE_PAIR[0], sentence_b=EQUIVARIANCE_PAIR[1]):
+    """No-position control: Attn(PX) = P Attn(X), X = sentence_a, PX = sentence_b (a reordering).
+    Broken: RoPE still on in the control."""
     method = "rope" if broken else "nope"
-    r = attention.equivariance("dog bites man", "man bites dog", method=method)
+    r = attention.equivariance(sentence_a, sentence_b, method=method)
     return _result(1, r["max_diff"] <= TOL, [("chk.n.method", method),
                                               ("chk.n.perm", r["perm"]),
                                               ("chk.n.equiv_diff", r["max_diff"]),
@@ -86,7 +93,7 @@ def step_2(broken=False):
         rows.append(["token_ids", r] + batch.token_ids[r].tolist())
         rows.append(["valid", r] + mask[r].tolist())
         rows.append(["position_ids", r] + pos[r].tolist())
-    table = {"columns": ["", "row"] + [str(j) for j in range(mask.shape[1])],
+    table = {"columns": ["chk.c.tensor", "chk.c.row"] + [str(j) for j in range(mask.shape[1])],
              "rows": [[str(c) for c in row] for row in rows]}
     first = [int(pos[r][mask[r].bool()][0]) for r in range(mask.shape[0])]
     return _result(2, ok, [("chk.n.scheme", "arange" if broken else "cumsum(mask)-1"),
@@ -96,8 +103,8 @@ def step_2(broken=False):
 def step_3(broken=False, *, p=3, s=7, delta=100):
     """Common shift: (R(p+Δ)q)^T R(s+Δ)k = (R(p)q)^T R(s)k. Broken: only Q is rotated."""
     q, k = _content()
-    a = rope_score(q, k, p, s, rotate_k=not broken)
-    b = rope_score(q, k, p + delta, s + delta, rotate_k=not broken)
+    a = rotated_score(q, k, p, s, rotate_k=not broken)
+    b = rotated_score(q, k, p + delta, s + delta, rotate_k=not broken)
     return _result(3, abs(a - b) <= 1e-4, [("chk.n.score_ps", a), ("chk.n.score_shift", b),
                                             ("chk.n.abs_diff", abs(a - b)), ("chk.n.tol", 1e-4)])
 
@@ -106,8 +113,8 @@ def step_4(broken=False, *, p=3, s=7, move=1):
     """Relative shift: moving only the key (s -> s+1) must change the score.
     Broken: RoPE is never applied, so positions cannot reach the score."""
     q, k = _content()
-    a = rope_score(q, k, p, s, rotate_q=not broken, rotate_k=not broken)
-    b = rope_score(q, k, p, s + move, rotate_q=not broken, rotate_k=not broken)
+    a = rotated_score(q, k, p, s, rotate_q=not broken, rotate_k=not broken)
+    b = rotated_score(q, k, p, s + move, rotate_q=not broken, rotate_k=not broken)
     return _result(4, abs(a - b) > CHANGE, [("chk.n.score_ps", a), ("chk.n.score_key_moved", b),
                                             ("chk.n.abs_diff", abs(a - b)), ("chk.n.min_change", CHANGE)])
 
@@ -122,9 +129,9 @@ def step_5(broken=False, *, d=8, p=2, s=5):
     "half" (rotate_half) implementation uses them. Broken: used without the permutation."""
     q, k = _content(d)
     perm = torch.tensor(deinterleave_permutation(d))                  # [d]
-    ref = rope_score(q, k, p, s, layout="interleaved")
-    raw = rope_score(q, k, p, s, layout="half")
-    permuted = rope_score(q[..., perm], k[..., perm], p, s, layout="half")
+    ref = rotated_score(q, k, p, s, layout="interleaved")
+    raw = rotated_score(q, k, p, s, layout="half")
+    permuted = rotated_score(q[..., perm], k[..., perm], p, s, layout="half")
     used = raw if broken else permuted
     return _result(5, abs(used - ref) <= TOL, [("chk.n.score_interleaved", ref),
                                                 ("chk.n.score_half_raw", raw),
@@ -173,14 +180,14 @@ def step_8(broken=False, *, max_length=8):
         ids = modulo_position_ids(max_length + 1, max_length)         # [M+1]
         table = module.position.weight                                # [M,D]
         alias = float((table[ids[-1]] - table[0]).abs().max())
-        return _result(8, False, [("chk.n.shape_at_M", ok_shape), ("chk.n.at_M1", "no error"),
+        return _result(8, False, [("chk.n.shape_at_M", ok_shape), ("chk.n.at_M1", NO_ERROR),
                                   ("chk.n.row_of_M", int(ids[-1])), ("chk.n.alias_diff", alias)])
     try:
         module(torch.zeros(1, max_length + 1, dtype=torch.long))
-        short, msg, ok = "no error", None, False
+        short, boundary, ok = NO_ERROR, None, False
     except PositionOutOfRangeError as e:
-        short, msg, ok = "PositionOutOfRangeError", f"PositionOutOfRangeError: {e}", True
-    return _result(8, ok, [("chk.n.shape_at_M", ok_shape), ("chk.n.at_M1", short)], message=msg)
+        short, boundary, ok = type(e).__name__, {"code": e.code, "params": dict(e.params)}, True
+    return _result(8, ok, [("chk.n.shape_at_M", ok_shape), ("chk.n.at_M1", short)], boundary=boundary)
 
 
 def angle_errors(positions=LONG_POSITIONS, *, head_dim=64, dtype="float32"):
@@ -215,11 +222,11 @@ STEP_FUNCTIONS = {1: step_1, 2: step_2, 3: step_3, 4: step_4, 5: step_5, 6: step
                   8: step_8, 9: step_9}
 
 
-def run_step(step, broken=False):
-    """Run check `step` (1..9), with its bug switched on if `broken`."""
+def run_step(step, broken=False, *, sentences=EQUIVARIANCE_PAIR):
+    """Run check `step` (1..9), with its bug switched on if `broken`; `sentences` (X, PX) feed step 1."""
     fn = STEP_FUNCTIONS[check_int("step", step, 1, 9)]
     with kvcache.one_thread():
-        return fn(bool(broken))
+        return fn(bool(broken), *sentences) if fn is step_1 else fn(bool(broken))
 
 
 # ---------------------------------------------------------------- exercises of seed 000 §17
@@ -234,7 +241,10 @@ def _vec2(x):
 def exercise_1(q=EX1_Q, k=EX1_K, theta=EX1_THETA, pairs=EX1_PAIRS, *, rotate_k=True):
     r"""Scores (R(p) q)^T (R(s) k) = q^T R(s - p) k for one pair of dimensions with angle θ.
 
-    In closed form: q^T R(φ) k = (q·k) cos φ + (q_2 k_1 - q_1 k_2) sin φ,  φ = (s - p) θ.
+    Formula:
+        (R(p\theta)q)^\top R(s\theta)k=q^\top R(\varphi)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,\quad\varphi=(s-p)\theta
+        (R(p\theta)q)^\top k=q^\top R(-p\theta)k
+
     With rotate_k=False (exercise 2) the score is (R(p) q)^T k = q^T R(-p) k.
     Returns one dict per (p, s): rotated q, rotated k, score, closed-form score.
     """

@@ -1,41 +1,112 @@
-"""Read the RoPE settings out of a pasted JSON text (a config.json, or just its rope part).
+r"""Read what a model's config.json says about positions: `read_model_rope(config) -> ModelRope`.
 
-Accepted shapes (json.loads only -- no eval, nothing is executed or rendered):
-  * a whole Hugging Face config.json: rope_theta, head_dim (or qk_rope_head_dim, or
-    hidden_size / num_attention_heads), partial_rotary_factor, max_position_embeddings and
-    rope_scaling (transformers 4.x) or rope_parameters (transformers 5.x);
-    a multimodal config's "text_config" is used when the top level has none of these;
-  * a bare rope dict: {"rope_type": "yarn", "factor": 4, ..., "rope_theta": 1e6, "head_dim": 128}.
+A config is read the way transformers reads that model type: `AutoConfig.for_model(model_type,
+**config)`, then its text config. That brings each config class's own defaults (Gemma 3's global
+rope_theta 1e6, Llama 4's and Cohere's 5e5 / 8e6 ...), its legacy keys (rotary_pct, rope_pct,
+rotary_emb_base, n_embd / n_head, rope_scaling), and its per-layer-type rope parameters and
+layer_types. transformers (a pinned runtime dependency) is imported lazily, here only, and only to
+read the config: the frequencies are then computed by posviz's own formulas (posviz.pe.scaling);
+transformers' rope functions are the reference of the tests and of the page's live check.
 
-The rules follow transformers' standardisation: "type" is an old name of "rope_type"; a missing
-rope_theta is 10000 (default_theta); yarn / llama3 take original_max_position_embeddings from
-max_position_embeddings when it is missing; dynamic NTK compares with max_position_embeddings;
-YaRN without factor uses max_position_embeddings / original_max_position_embeddings.
-The result goes through posviz.pe.scaling.check_rope_parameters, so every error names its field.
+What a config says beyond the frequencies, per model type:
+  * which layers have no RoPE (Llama 4 / SmolLM3 `no_rope_layers`, Qwen3-Next's linear-attention
+    layers, Command R7B's global layers) and Llama 4's query temperature on them;
+  * DeepSeek-V2/V3's YaRN mscale, folded into the softmax scale (x m(s, mscale_all_dim)^2), and
+    Gemma's query_pre_attn_scalar;
+  * partial rotary (rotary_dim < head_dim), M-RoPE sections (Qwen2-VL), the pairing layout.
+A model type transformers does not know gets a generic reading (the common keys and legacy
+aliases) with a note. Only json.loads touches the text: nothing is executed or rendered.
+Unreadable input raises PosvizError naming the field; a valid config with something posviz cannot
+draw yet raises RopeNotSupported ("not supported yet: ...").
 """
+import copy
+import dataclasses
 import json
 import math
+import threading
 
-from posviz.pe.scaling import KEYS, ROPE_TYPES, check_rope_parameters
+from posviz.pe.scaling import (
+    ROPE_PARAMETER_KEYS,
+    ROPE_TYPES,
+    check_rope_parameters,
+    deepseek_softmax_scale,
+    rope_frequencies,
+    rotary_width,
+)
+from posviz.validate import MAX_DIM, MAX_POSITION, PosvizError, check_int
 
 MAX_BYTES = 65536
 MAX_DEPTH = 20
-NUMBER_KEYS = ("rope_theta", "factor", "original_max_position_embeddings", "beta_fast", "beta_slow",
-               "mscale", "mscale_all_dim", "attention_factor", "low_freq_factor", "high_freq_factor")
-SHAPE_KEYS = ("head_dim", "qk_rope_head_dim", "hidden_size", "num_attention_heads",
-              "partial_rotary_factor", "max_position_embeddings")
+MAX_LAYERS = 1024
+# Pairing of the rotated dims: "half" = (i, i + d/2) like rotate_half; "interleaved" = (2i, 2i+1).
+INTERLEAVED = {"gptj", "cohere", "cohere2", "llama4", "llama4_text", "deepseek_v2", "glm", "glm4"}
+# Layer kinds without rotary attention (linear attention / state-space blocks of hybrid models).
+NO_ATTENTION_KINDS = {"linear_attention", "mamba", "conv", "recurrent", "mlp"}
+# Keys that carry sizes: capped before any config class sees them (a layer list of 10**9 ...).
+_SIZE_CAPS = {"num_hidden_layers": MAX_LAYERS, "n_layer": MAX_LAYERS, "num_layers": MAX_LAYERS,
+              "num_attention_heads": 4096, "n_head": 4096, "hidden_size": 2 ** 20, "n_embd": 2 ** 20,
+              "head_dim": MAX_DIM, "qk_rope_head_dim": MAX_DIM, "qk_nope_head_dim": MAX_DIM,
+              "rotary_dim": MAX_DIM, "max_position_embeddings": 10 ** 8, "n_positions": 10 ** 8,
+              "original_max_position_embeddings": 10 ** 8, "num_key_value_heads": 4096}
 
 
+class RopeNotSupported(PosvizError):
+    """A valid config that posviz cannot show yet: shown as "not supported yet: ...", a warning
+    (not "invalid input")."""
+
+    boundary = True
+
+    def __init__(self, what):
+        super().__init__("unsupported", what=what)
+
+
+@dataclasses.dataclass(frozen=True)
+class LayerRope:
+    """The RoPE of one layer type. rope_parameters: the complete Hugging Face style dict
+    (defaults filled in); head_dim: the width transformers' formula starts from (before
+    partial_rotary_factor); rotary_dim: the dims rotated."""
+
+    rope_parameters: dict
+    head_dim: int
+    rotary_dim: int
+
+    def frequencies(self, seq_len=None):
+        """(inv_freq Tensor[rotary_dim//2], attention_factor) via posviz.pe.scaling."""
+        return rope_frequencies(self.head_dim, self.rope_parameters, seq_len=seq_len)
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelRope:
+    """Everything a config says about positions (the contract of DESIGN.md, plus what the page
+    shows besides: max_length, layer_kinds, layout, query_temperature, notes, ignored)."""
+
+    model_type: str | None
+    head_dim: int
+    rotary_dim: int
+    trained_length: int | None
+    layer_rope: list
+    rope: dict
+    softmax_scale: float = 1.0
+    mrope_section: list | None = None
+    max_length: int | None = None
+    layer_kinds: list = dataclasses.field(default_factory=list)   # attention kind per layer
+    layout: str = "half"
+    query_temperature: dict | None = None    # Llama 4: {"floor_scale", "attn_scale"} on NoPE layers
+    notes: tuple = ()                        # (code, value) pairs the page turns into sentences
+    ignored: tuple = ()
+
+
+# ---------------------------------------------------------------- JSON
 def _reject_constant(name):
-    raise ValueError(f"config must not contain {name} (only finite numbers)")
+    raise PosvizError("config_finite", path=name)
 
 
 def _check_finite(value, path="config", depth=0):
-    """Every number in the JSON must be finite (1e999 parses as inf); nesting is capped."""
+    """Every number must be finite (1e999 parses as inf); nesting is capped."""
     if depth > MAX_DEPTH:
-        raise ValueError(f"config is nested deeper than {MAX_DEPTH} levels")
+        raise PosvizError("config_depth", n=MAX_DEPTH)
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{path} must be a finite number, got {value}")
+        raise PosvizError("config_finite", path=path)
     if isinstance(value, dict):
         for k, v in value.items():
             _check_finite(v, f"{path}.{k}", depth + 1)
@@ -47,160 +118,364 @@ def _check_finite(value, path="config", depth=0):
 def load_json(text):
     """json.loads with the size cap (64 KB), no NaN / Infinity, a JSON object at the top."""
     if not isinstance(text, str):
-        raise ValueError(f"config must be text, got {type(text).__name__}")
+        raise PosvizError("config_text", got=type(text).__name__)
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise ValueError(f"config is {size} bytes; at most {MAX_BYTES} bytes (64 KB) are read")
+        raise PosvizError("config_size", size=size, n=MAX_BYTES)
     if not text.strip():
-        raise ValueError("config is empty: paste a config.json or its rope_scaling part")
+        raise PosvizError("config_empty")
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
-        raise ValueError(f"config is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        raise PosvizError("config_json", line=e.lineno, col=e.colno, msg=e.msg) from None
     except RecursionError:
-        raise ValueError(f"config is nested deeper than {MAX_DEPTH} levels") from None
+        raise PosvizError("config_depth", n=MAX_DEPTH) from None
+    except PosvizError:
+        raise
+    except ValueError:   # an integer of more than 4300 digits (Python's int parsing limit)
+        raise PosvizError("config_huge") from None
     if not isinstance(data, dict):
-        raise ValueError(f"config must be a JSON object {{...}}, got a JSON {type(data).__name__}")
+        raise PosvizError("config_type", got=f"JSON {type(data).__name__}")
     _check_finite(data)
     return data
 
 
 def _number(name, value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name} must be a number, got {value!r}")
+        raise PosvizError("number", name=name, got=repr(value)[:80])
     return value
 
 
-def _int(name, value):
+def _int(name, value, lo=1, hi=MAX_POSITION):
     _number(name, value)
     if isinstance(value, float) and value != int(value):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    return int(value)
+        raise PosvizError("integer", name=name, got=repr(value))
+    return check_int(name, int(value), lo, hi)
 
 
-def _rope_dict(cfg, notes):
-    """The rope part of a config (rope_parameters, rope_scaling or the object itself)."""
+def _check_sizes(cfg, where=""):
+    """The size fields of a config (and of its text_config) are numbers in range."""
+    for key, hi in _SIZE_CAPS.items():
+        if cfg.get(key) is not None:
+            _int(where + key, cfg[key], 1, hi)
+    if isinstance(cfg.get("text_config"), dict) and not where:
+        _check_sizes(cfg["text_config"], "text_config.")
+    for key in ("layer_types", "no_rope_layers"):
+        v = cfg.get(key)
+        if v is not None and (not isinstance(v, list) or len(v) > MAX_LAYERS):
+            raise PosvizError("config_list", name=where + key, n=MAX_LAYERS)
+
+
+# ---------------------------------------------------------------- rope dicts
+def _rope_type(p):
+    rt = p.get("rope_type", p.get("type", "default"))
+    if rt == "mrope":          # Qwen2-VL's files: M-RoPE sections over plain default frequencies
+        rt = "default"
+    if rt == "su":             # Phi-3's first files: the old name of longrope
+        rt = "longrope"
+    if not isinstance(rt, str):
+        raise PosvizError("config_field", name="rope_type", got=repr(rt)[:80])
+    if rt not in ROPE_TYPES:
+        raise RopeNotSupported(f"rope_type '{rt[:40]}'")
+    return rt
+
+
+def _complete(params, head_dim, max_pos, ignored):
+    """A (standardised) HF rope dict -> posviz's complete dict for pe.scaling.
+
+    Adds what transformers takes from the config object: dynamic's reference length
+    (max_position_embeddings) and YaRN / LongRoPE's missing factor (max / original)."""
+    if not isinstance(params, dict):
+        raise PosvizError("rope_dict", name="rope_parameters", got=type(params).__name__)
+    p = {}
+    rt = _rope_type(params)
+    for k, v in params.items():
+        if k in ("type", "rope_type") or v is None:
+            continue
+        if k not in ROPE_PARAMETER_KEYS:
+            ignored.add(k)
+            continue
+        p[k] = v
+    p["rope_type"] = rt
+    for k in ("original_max_position_embeddings",):
+        if k in p:
+            p[k] = _int(k, p[k])
+    for k in ("rope_theta", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
+              "attention_factor", "low_freq_factor", "high_freq_factor", "partial_rotary_factor"):
+        if k in p:
+            _number(k, p[k])
+    if rt == "dynamic":
+        if max_pos is None:
+            raise PosvizError("config_missing_for", name="max_position_embeddings", rope_type="dynamic")
+        p["original_max_position_embeddings"] = max_pos       # HF's dynamic NTK compares with this one
+    if rt in ("yarn", "llama3", "longrope") and "original_max_position_embeddings" not in p and max_pos:
+        p["original_max_position_embeddings"] = max_pos
+    if rt in ("yarn", "longrope") and p.get("factor") is None and max_pos \
+            and p.get("original_max_position_embeddings"):
+        p["factor"] = max_pos / p["original_max_position_embeddings"]
+    _, full = check_rope_parameters(head_dim, p)
+    return {k: v for k, v in full.items() if v is not None}
+
+
+def _lengths(main, max_pos):
+    """(trained length, maximum length) from the main layer type's parameters."""
+    orig = main.get("original_max_position_embeddings") if main["rope_type"] in ("yarn", "llama3", "longrope") \
+        else None
+    trained = orig or max_pos
+    longest = max_pos
+    if orig and main["rope_type"] == "yarn":   # YaRN's factor is the extension: Qwen2.5 x4 reaches 131072
+        longest = max(max_pos or 0, int(round(orig * main["factor"])))
+    return trained, longest
+
+
+# ---------------------------------------------------------------- transformers' reading
+# transformers resolves its modules lazily, and that is not thread-safe: sessions arriving together on a
+# fresh server saw "module 'transformers' has no attribute 'CONFIG_MAPPING'". Every use goes through
+# this lock (reading a config is cached by the views, so it is rarely contended).
+HF_LOCK = threading.RLock()
+
+
+def _transformers():
+    """transformers, imported on first use (heavy; only this module reads configs with it)."""
+    with HF_LOCK:
+        import transformers  # noqa: PLC0415  the one allowed lazy import of a heavy third-party package
+
+        transformers.logging.set_verbosity_error()
+        transformers.CONFIG_MAPPING, transformers.AutoConfig  # noqa: B018  resolved once, under the lock
+        return transformers
+
+
+def transformers_version():
+    return _transformers().__version__
+
+
+def known_model_type(model_type):
+    with HF_LOCK:
+        return isinstance(model_type, str) and model_type in _transformers().CONFIG_MAPPING
+
+
+def _hf_text_config(cfg):
+    model_type = cfg["model_type"]
+    kwargs = {k: v for k, v in copy.deepcopy(cfg).items() if k != "model_type"}
+    try:
+        with HF_LOCK:
+            conf = _transformers().AutoConfig.for_model(model_type, **kwargs)
+            return conf.get_text_config(decoder=True)
+    except PosvizError:
+        raise
+    except Exception as e:    # transformers' own validation (a strict dataclass, a KeyError, ...)
+        raise PosvizError("config_rejected", model_type=model_type, reason=str(e).splitlines()[0][:300]) from None
+
+
+def _raw_text_part(cfg):
+    tc = cfg.get("text_config")
+    return tc if isinstance(tc, dict) else cfg
+
+
+def _nope_layer(model_type, kind, i, no_rope):
+    """True where a layer applies no RoPE, per model type."""
+    if kind in NO_ATTENTION_KINDS:
+        return True
+    if no_rope is not None and i < len(no_rope) and not no_rope[i]:   # Llama 4, SmolLM3: 1 = RoPE
+        return True
+    return model_type == "cohere2" and kind == "full_attention"       # Command R7B: global layers NoPE
+
+
+def _read_hf(cfg):
+    tc = _hf_text_config(cfg)
+    model_type = cfg["model_type"]
+    notes, ignored = [("transformers", transformers_version())], set()
+    raw = _raw_text_part(cfg)
+    if raw is not cfg:
+        notes.append(("text_config", ""))
+    for legacy in ("rotary_pct", "rope_pct", "rotary_dim", "rotary_emb_base", "n_embd", "n_head"):
+        if legacy in raw:
+            notes.append(("legacy", legacy))
+    hidden, heads = getattr(tc, "hidden_size", None), getattr(tc, "num_attention_heads", None)
+    max_pos = getattr(tc, "max_position_embeddings", None)
+    n_layers = getattr(tc, "num_hidden_layers", None) or 1
+    if getattr(tc, "qk_nope_head_dim", None) and getattr(tc, "qk_rope_head_dim", None):     # MLA
+        rope_dim, attn_dim = tc.qk_rope_head_dim, tc.qk_nope_head_dim + tc.qk_rope_head_dim
+        notes.append(("head_dim_from", "qk_nope_head_dim + qk_rope_head_dim"))
+    else:
+        if not (getattr(tc, "head_dim", None) or (hidden and heads)):
+            raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
+        attn_dim = getattr(tc, "head_dim", None) or hidden // heads
+        rope_dim = attn_dim
+    rp = copy.deepcopy(getattr(tc, "rope_parameters", None))
+    if model_type == "gptj" or (rp is None and getattr(tc, "rotary_dim", None)):
+        # GPT-J: rotary_dim of the head's dims, base fixed at 10000 in the model code
+        rope_dim = tc.rotary_dim or attn_dim
+        rp = {"rope_type": "default", "rope_theta": 10000.0}
+        notes.append(("fixed_base", 10000.0))
+    if not rp:
+        raise RopeNotSupported(f"model type '{model_type}' without rotary position parameters")
+    nested = tc.nested_rope_parameter_keys(rp) if hasattr(tc, "nested_rope_parameter_keys") else []
+    kinds = list(getattr(tc, "layer_types", None) or ["full_attention"] * n_layers)[:n_layers]
+    per_type = {k: rp[k] for k in nested} if nested else {"default": rp}
+    rope = {}
+    for key, params in per_type.items():
+        if params is None:
+            continue
+        full = _complete(params, rope_dim, max_pos, ignored)
+        rope[key] = LayerRope(full, rope_dim, rotary_width(rope_dim, full))
+    if not rope:
+        raise RopeNotSupported("a config whose layers all have no RoPE")
+    no_rope = getattr(tc, "no_rope_layers", None)
+    layer_rope = []
+    for i, kind in enumerate(kinds):
+        key = kind if nested else "default"
+        layer_rope.append("nope" if key not in rope or _nope_layer(model_type, kind, i, no_rope) else key)
+    main = rope.get("full_attention", rope.get("default", next(iter(rope.values()))))
+    softmax = 1.0
+    if getattr(tc, "qk_nope_head_dim", None):
+        softmax = deepseek_softmax_scale(tc.rope_parameters)
+    elif getattr(tc, "query_pre_attn_scalar", None):
+        softmax = math.sqrt(attn_dim / tc.query_pre_attn_scalar)
+    temperature = None
+    if getattr(tc, "attn_temperature_tuning", False) and "nope" in layer_rope:
+        temperature = {"floor_scale": float(tc.floor_scale), "attn_scale": float(tc.attn_scale)}
+    layout = "interleaved" if model_type in INTERLEAVED or getattr(tc, "rope_interleave", False) else "half"
+    theta_given = "rope_theta" in raw or any(isinstance(v, dict) and "rope_theta" in v for v in
+                                             (raw.get("rope_parameters"), raw.get("rope_scaling")))
+    if not theta_given and "rotary_emb_base" not in raw and model_type != "gptj":
+        notes.append(("theta_class_default", ", ".join(f"{k}: {v.rope_parameters['rope_theta']:g}"
+                                                       for k, v in rope.items())))
+    return _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, layout,
+                   temperature, notes, ignored)
+
+
+def _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, layout, temperature,
+            notes, ignored):
+    trained, longest = _lengths(main.rope_parameters, max_pos)
+    if main.rotary_dim < attn_dim:
+        notes.append(("partial", f"{main.rotary_dim}/{attn_dim}"))
+    if "nope" in layer_rope:
+        notes.append(("nope", layer_rope.count("nope")))
+    if softmax != 1.0:
+        notes.append(("softmax", round(softmax, 4)))
+    if ignored:
+        notes.append(("ignored", ", ".join(sorted(ignored))))
+    return ModelRope(model_type=model_type, head_dim=int(attn_dim), rotary_dim=int(main.rotary_dim),
+                     trained_length=trained, layer_rope=layer_rope, rope=rope, softmax_scale=float(softmax),
+                     mrope_section=main.rope_parameters.get("mrope_section"), max_length=longest,
+                     layer_kinds=kinds, layout=layout, query_temperature=temperature, notes=tuple(notes),
+                     ignored=tuple(sorted(ignored)))
+
+
+# ---------------------------------------------------------------- generic reading
+def _generic_rope_dict(cfg):
     for key in ("rope_parameters", "rope_scaling"):
-        if key in cfg:
-            rp = cfg[key]
-            if rp is None:
-                return {}
-            if not isinstance(rp, dict):
-                raise ValueError(f"{key} must be an object or null, got {rp!r}")
-            nested = [k for k, v in rp.items() if isinstance(v, dict)]
-            if nested and len(nested) == len(rp):       # per layer type (transformers 5)
-                pick = "full_attention" if "full_attention" in rp else nested[0]
-                notes.append(("nested", pick))
-                return rp[pick]
-            return rp
+        if key in cfg and cfg[key] is not None:
+            if not isinstance(cfg[key], dict):
+                raise PosvizError("rope_dict", name=key, got=type(cfg[key]).__name__)
+            return dict(cfg[key])
     if "rope_type" in cfg or "type" in cfg or "factor" in cfg:
-        return cfg
+        return {k: v for k, v in cfg.items() if k in ROPE_PARAMETER_KEYS or k == "type"}
     return {}
 
 
-def read_config(cfg):
-    """A config dict -> {"head_dim", "rope_parameters", "ignored": [keys], "notes": [(code, value)]}.
-
-    notes are (code, value) pairs the page turns into sentences: theta_default, head_dim_from,
-    partial, original_from_max, factor_from_max, type_alias, nested.
-    """
-    if not isinstance(cfg, dict):
-        raise ValueError(f"config must be a JSON object, got {type(cfg).__name__}")
-    notes = []
-    has_rope = any(k in cfg for k in ("rope_parameters", "rope_scaling", "rope_theta", "rope_type", "type"))
-    if not has_rope and isinstance(cfg.get("text_config"), dict):
-        cfg = cfg["text_config"]
+def _read_generic(cfg):
+    """A model type transformers does not know, or a bare rope dict: the common keys and their
+    legacy aliases (n_embd, n_head, n_positions, rotary_pct, rope_pct, rotary_dim, rotary_emb_base)."""
+    model_type = cfg.get("model_type")
+    notes, ignored = [("generic", str(model_type)[:60] if model_type else "")], set()
+    raw = _raw_text_part(cfg)
+    if raw is not cfg:
         notes.append(("text_config", ""))
-    rp = _rope_dict(cfg, notes)
-
-    rope_type = rp.get("rope_type", rp.get("type", "default"))
-    if "rope_type" not in rp and "type" in rp:
-        notes.append(("type_alias", rope_type))
-    if not isinstance(rope_type, str) or rope_type not in ROPE_TYPES:
-        raise ValueError(f"rope_type must be one of {list(ROPE_TYPES)}, got {rope_type!r}")
-
-    # head_dim: MLA models rotate only qk_rope_head_dim dimensions
-    if cfg.get("qk_rope_head_dim") is not None:
-        head_dim = _int("qk_rope_head_dim", cfg["qk_rope_head_dim"])
-        notes.append(("head_dim_from", "qk_rope_head_dim"))
-    elif cfg.get("head_dim") is not None:
-        head_dim = _int("head_dim", cfg["head_dim"])
-    elif cfg.get("hidden_size") is not None and cfg.get("num_attention_heads") is not None:
-        hidden = _int("hidden_size", cfg["hidden_size"])
-        heads = _int("num_attention_heads", cfg["num_attention_heads"])
-        if heads < 1:
-            raise ValueError(f"num_attention_heads must be >= 1, got {heads}")
-        head_dim = hidden // heads
+    get = lambda *keys: next((raw[k] for k in keys if raw.get(k) is not None), None)  # noqa: E731
+    hidden = get("hidden_size", "n_embd", "d_model")
+    heads = get("num_attention_heads", "n_head", "num_heads")
+    max_pos = get("max_position_embeddings", "n_positions", "seq_length")
+    max_pos = _int("max_position_embeddings", max_pos) if max_pos is not None else None
+    n_layers = _int("num_hidden_layers", get("num_hidden_layers", "n_layer", "num_layers") or 1, 1, MAX_LAYERS)
+    if raw.get("qk_rope_head_dim") is not None and raw.get("qk_nope_head_dim") is not None:
+        rope_dim = _int("qk_rope_head_dim", raw["qk_rope_head_dim"], 2, MAX_DIM)
+        attn_dim = _int("qk_nope_head_dim", raw["qk_nope_head_dim"], 1, MAX_DIM) + rope_dim
+    elif raw.get("head_dim") is not None:
+        attn_dim = rope_dim = _int("head_dim", raw["head_dim"], 1, MAX_DIM)
+    elif hidden is not None and heads is not None:
+        attn_dim = rope_dim = _int("hidden_size", hidden, 1, 2 ** 20) // _int("num_attention_heads", heads, 1, 4096)
         notes.append(("head_dim_from", "hidden_size / num_attention_heads"))
     else:
-        raise ValueError("head_dim is missing: give head_dim, or hidden_size and num_attention_heads")
-    prf = rp.get("partial_rotary_factor", cfg.get("partial_rotary_factor"))
-    if prf is not None:
-        prf = _number("partial_rotary_factor", prf)
-        if not 0 < prf <= 1:
-            raise ValueError(f"partial_rotary_factor must be in (0, 1], got {prf}")
-        if prf != 1:
-            head_dim = int(head_dim * prf)
-            notes.append(("partial", prf))
-
-    theta = rp.get("rope_theta", cfg.get("rope_theta"))
-    if theta is None:
-        theta = 10000.0
-        notes.append(("theta_default", 10000.0))
-    params = {"rope_type": rope_type, "rope_theta": _number("rope_theta", theta)}
-    ignored = []
-    for k, v in rp.items():
-        if k in ("rope_type", "type", "rope_theta") or k in SHAPE_KEYS:
-            continue
-        if k not in KEYS:
-            ignored.append(k)
-            continue
-        if v is None:
-            continue
-        if k == "truncate":
-            if not isinstance(v, bool):
-                raise ValueError(f"truncate must be true or false, got {v!r}")
-            params[k] = v
-        elif k == "original_max_position_embeddings":
-            params[k] = _int(k, v)
-        else:
-            params[k] = _number(k, v)
-
-    max_pos = cfg.get("max_position_embeddings")
-    if max_pos is not None:
-        max_pos = _int("max_position_embeddings", max_pos)
-    if rope_type == "dynamic" and max_pos is not None:
-        params["original_max_position_embeddings"] = max_pos   # HF's dynamic NTK reads this one
-        notes.append(("original_from_max", max_pos))
-    elif rope_type in ("yarn", "llama3"):
-        top = cfg.get("original_max_position_embeddings")
-        if top is not None and rp is not cfg:                   # Phi-3 style: top level wins
-            params["original_max_position_embeddings"] = _int("original_max_position_embeddings", top)
-        elif "original_max_position_embeddings" not in params and max_pos is not None:
-            params["original_max_position_embeddings"] = max_pos
-            notes.append(("original_from_max", max_pos))
-        if rope_type == "yarn" and "factor" not in params and max_pos is not None \
-                and "original_max_position_embeddings" in params:
-            params["factor"] = max_pos / params["original_max_position_embeddings"]
-            notes.append(("factor_from_max", params["factor"]))
-    head_dim, params = check_rope_parameters(head_dim, params)
-    # keep only what the user gave (plus filled-in requirements), without None defaults
-    params = {k: v for k, v in params.items() if v is not None}
-    return {"head_dim": head_dim, "rope_parameters": params, "ignored": sorted(set(ignored)),
-            "notes": notes, "max_position_embeddings": max_pos}
+        raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
+    rp = _generic_rope_dict(raw)
+    nested = [k for k, v in rp.items() if isinstance(v, dict)] if rp else []
+    if nested and len(nested) != len(rp):
+        nested = []
+    theta = get("rope_theta", "rotary_emb_base", "rope_embedding_base")
+    prf = get("partial_rotary_factor", "rotary_pct", "rope_pct")
+    if raw.get("rotary_dim") is not None and prf is None:
+        rd = _int("rotary_dim", raw["rotary_dim"], 2, MAX_DIM)
+        prf = rd / rope_dim if rd < rope_dim else None
+    per_type = {k: dict(rp[k]) for k in nested} if nested else {"default": rp}
+    rope = {}
+    for key, params in per_type.items():
+        params = dict(params)
+        if params.get("rope_theta") is None:
+            if theta is None:
+                theta = 10000.0
+                notes.append(("theta_default", theta))
+            params["rope_theta"] = _number("rope_theta", theta)
+        if prf is not None and params.get("partial_rotary_factor") is None:
+            params["partial_rotary_factor"] = _number("partial_rotary_factor", prf)
+        if raw.get("original_max_position_embeddings") is not None and _rope_type(params) in ("yarn", "longrope",
+                                                                                              "llama3"):
+            params["original_max_position_embeddings"] = raw["original_max_position_embeddings"]  # Phi-3 style
+        full = _complete(params, rope_dim, max_pos, ignored)
+        rope[key] = LayerRope(full, rope_dim, rotary_width(rope_dim, full))
+    kinds = raw.get("layer_types") if isinstance(raw.get("layer_types"), list) else None
+    kinds = [str(k) for k in kinds] if kinds else ["full_attention"] * n_layers
+    no_rope = raw.get("no_rope_layers") if isinstance(raw.get("no_rope_layers"), list) else None
+    layer_rope = []
+    for i, kind in enumerate(kinds):
+        key = kind if nested else "default"
+        layer_rope.append("nope" if key not in rope or _nope_layer(model_type, kind, i, no_rope) else key)
+    main = rope.get("full_attention", rope.get("default", next(iter(rope.values()))))
+    softmax = deepseek_softmax_scale(main.rope_parameters) if raw.get("qk_nope_head_dim") else 1.0
+    return _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, "half", None,
+                   notes, ignored)
 
 
-def read_rope_config(text):
-    """Pasted JSON text -> the report of read_config (head_dim, rope_parameters, ignored, notes)."""
-    return read_config(load_json(text))
+# ---------------------------------------------------------------- entry point
+def read_model_rope(config):
+    """config.json text (or a dict) -> ModelRope, read as transformers reads that model type.
 
-
-def parse_rope_config(text):
-    """Pasted JSON text -> (head_dim, rope_parameters) ready for scaling.rope_frequencies.
-
-    Raises ValueError for > 64 KB, malformed JSON, non-object JSON, NaN / Infinity, unknown
-    rope_type, wrong types (a string where a number belongs, truncate not a bool), and every
-    range error of check_rope_parameters (factor < 1, rope_theta <= 1, odd head_dim, ...).
+    Also accepted: a bare rope dict ({"rope_type": "yarn", "factor": 4, ..., "head_dim": 128}),
+    read generically. Raises PosvizError naming the field for unreadable input (> 64 KB,
+    malformed JSON, NaN, wrong types, out-of-range sizes, what the config class rejects) and
+    RopeNotSupported for a valid config posviz cannot show yet.
     """
-    r = read_rope_config(text)
-    return r["head_dim"], r["rope_parameters"]
+    if not isinstance(config, (str, dict)):
+        raise PosvizError("config_text", got=type(config).__name__)
+    cfg = load_json(config) if isinstance(config, str) else config
+    _check_finite(cfg)
+    _check_sizes(cfg)
+    model_type = cfg.get("model_type")
+    if model_type is not None and not isinstance(model_type, str):
+        raise PosvizError("config_field", name="model_type", got=repr(model_type)[:60])
+    cfg, renamed = _rename_su(cfg)
+    model = _read_hf(cfg) if model_type and known_model_type(model_type) else _read_generic(cfg)
+    return dataclasses.replace(model, notes=model.notes + (("su", "longrope"),)) if renamed else model
+
+
+def _rename_su(cfg):
+    """Phi-3's first files call LongRoPE "su"; transformers 5 no longer reads that name: posviz
+    renames it first (with a note), as transformers 4 did."""
+    raw = _raw_text_part(cfg)
+    rp = raw.get("rope_scaling") if isinstance(raw.get("rope_scaling"), dict) else None
+    if not rp or "su" not in (rp.get("type"), rp.get("rope_type")):
+        return cfg, False
+    cfg = copy.deepcopy(cfg)
+    rp = _raw_text_part(cfg)["rope_scaling"]
+    rp.pop("type", None)
+    rp["rope_type"] = "longrope"
+    return cfg, True
+
+
+def main_layer_type(model):
+    """The key of `model.rope` the page draws first: the global layers, else the only type."""
+    for key in ("full_attention", "default"):
+        if key in model.rope:
+            return key
+    return next(iter(model.rope))

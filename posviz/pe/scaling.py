@@ -1,45 +1,47 @@
-r"""RoPE scaling and length extrapolation: PI, NTK-aware, dynamic NTK, YaRN, Llama 3.
+r"""RoPE scaling and length extrapolation: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE.
 
 Seed 001 "length extrapolation": beyond the trained length a RoPE model meets relative
 distances and, above all, *combinations of phases* it never saw. The angles themselves are
 not the problem (a fast pair turns many times inside the trained window). The methods here
 change the frequency spectrum theta_i = b^{-2i/d} so that the phases needed at the target
-length stay (mostly) inside what training covered:
+length stay (mostly) inside what training covered.
 
-    linear (PI, Chen et al. 2023)   theta'_i = theta_i / s                   (positions p -> p/s)
-    NTK-aware (bloc97 2023)         b' = b * s^{d/(d-2)}                     (theta_0 kept, theta_{d/2-1} / s)
-    dynamic NTK (emozilla 2023)     b' = b * (s L/L0 - (s-1))^{d/(d-2)},  L = max(seq_len, L0)
-    YaRN (Peng et al. 2023)         ramp between beta_slow and beta_fast turns; attention x (0.1 ln s + 1)
-    Llama 3 (Meta 2024)             lambda < L0/high: kept; lambda > L0/low: / s; smooth in between
-
-`rope_frequencies` matches transformers' ROPE_INIT_FUNCTIONS (5.24) for the same parameters
-(tests/test_scaling.py builds real LlamaConfig objects and compares). Mapping of our dict onto a
-Hugging Face config: `head_dim` -> config.head_dim (partial_rotary_factor = 1);
-`original_max_position_embeddings` -> rope_parameters[...] for "yarn" / "llama3" and ->
-config.max_position_embeddings for "dynamic" (the length HF's dynamic NTK compares against).
-Frequencies are computed in float32 like the reference (see rope_frequencies); the
-analysis helpers (wavelengths, phases, scores) work in float64.
+`rope_frequencies` equals transformers' ROPE_INIT_FUNCTIONS (5.24) for the same parameters
+(tests/pe/test_scaling.py builds real config objects and compares; tests/pe/test_real_models.py
+does it for every model of the gallery). These are posviz's own formulas: transformers is only
+the reference. Mapping of the dict onto a Hugging Face config: `head_dim` -> config.head_dim,
+`partial_rotary_factor` as in transformers (the rotary width is int(head_dim * factor));
+`original_max_position_embeddings` -> rope_parameters[...] for "yarn" / "llama3" / "longrope" and
+-> config.max_position_embeddings for "dynamic" (the length HF's dynamic NTK compares against);
+"longrope" needs its `factor` (transformers derives a missing one as max_position_embeddings /
+original_max_position_embeddings; posviz.pe.rope_config fills it in the same way).
+Frequencies are computed in float32 with the reference's order of operations; the analysis
+helpers (wavelengths, phases, scores) work in float64.
 """
 import math
 
 import numpy as np
 import torch
 
+from posviz.pe.rope import rope_inv_freq
 from posviz.validate import (
+    MAX_BASE,
     MAX_DIM,
     MAX_POSITION,
+    PosvizError,
     check_choice,
     check_even,
     check_float,
     check_int,
 )
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope")
 # Methods the extrapolation page compares; "ntk" is static NTK-aware (a default RoPE with base b').
-METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
-KEYS = ("rope_type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
-        "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
-        "low_freq_factor", "high_freq_factor")
+SCALING_METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
+ROPE_PARAMETER_KEYS = (
+    "rope_type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
+    "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate", "low_freq_factor",
+    "high_freq_factor", "short_factor", "long_factor", "partial_rotary_factor", "mrope_section")
 REQUIRED = {
     "default": ("rope_theta",),
     "linear": ("rope_theta", "factor"),
@@ -47,6 +49,7 @@ REQUIRED = {
     "yarn": ("rope_theta", "factor", "original_max_position_embeddings"),
     "llama3": ("rope_theta", "factor", "original_max_position_embeddings", "low_freq_factor",
                "high_freq_factor"),
+    "longrope": ("rope_theta", "factor", "original_max_position_embeddings", "short_factor", "long_factor"),
 }
 MAX_FACTOR = 4096.0   # L_target / L_train up to 2^20 / 2^8
 MAX_THETA = 1e12   # NTK-aware / dynamic bases grow past the 1e9 cap of plain RoPE
@@ -58,33 +61,58 @@ def _opt_float(p, key, lo, hi, *, lo_open=False):
     return None if v is None else check_float(key, v, lo, hi, lo_open=lo_open)
 
 
+def _factor_list(name, values, n):
+    """LongRoPE's per-pair factors: a list of n positive finite numbers -> list[float]."""
+    if not isinstance(values, (list, tuple)):
+        raise PosvizError("rope_list", name=name, n=n, got=type(values).__name__)
+    if len(values) != n:
+        raise PosvizError("rope_list", name=name, n=n, got=f"{len(values)} values")
+    return [check_float(f"{name}[{i}]", v, 0.0, 1e6, lo_open=True) for i, v in enumerate(values)]
+
+
+def rotary_width(head_dim, rope_parameters):
+    """The dims RoPE rotates: int(head_dim * partial_rotary_factor) as transformers computes it
+    (head_dim when there is no partial_rotary_factor). Must be even."""
+    prf = rope_parameters.get("partial_rotary_factor") if isinstance(rope_parameters, dict) else None
+    if prf is None:
+        return head_dim
+    prf = check_float("partial_rotary_factor", prf, 0.0, 1.0, lo_open=True)
+    dim = int(head_dim * prf)
+    if dim < 2 or dim % 2:
+        raise PosvizError("rotary_odd", head_dim=head_dim, factor=prf, got=dim)
+    return dim
+
+
 def check_rope_parameters(head_dim, rope_parameters):
     """Validate (head_dim, rope_parameters) -> (head_dim, normalised dict with defaults filled).
 
-    Raises ValueError naming the parameter: head_dim odd / out of range, unknown rope_type or key,
-    missing required key, rope_theta <= 1, factor < 1, high_freq_factor <= low_freq_factor,
-    beta_fast < beta_slow, truncate not a bool.
+    Raises PosvizError naming the parameter: head_dim odd / out of range, unknown rope_type or key,
+    missing required key, rope_theta <= 1, factor < 1, high_freq_factor < low_freq_factor,
+    beta_fast < beta_slow, truncate not a bool, LongRoPE factor lists of the wrong length.
     """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
     if not isinstance(rope_parameters, dict):
-        raise ValueError(f"rope_parameters must be a dict, got {type(rope_parameters).__name__}")
-    unknown = sorted(set(rope_parameters) - set(KEYS))
+        raise PosvizError("rope_dict", name="rope_parameters", got=type(rope_parameters).__name__)
+    unknown = sorted(set(rope_parameters) - set(ROPE_PARAMETER_KEYS))
     if unknown:
-        raise ValueError(f"rope_parameters has unknown key(s) {unknown}; allowed: {list(KEYS)}")
+        raise PosvizError("rope_keys", keys=", ".join(map(str, unknown)), allowed=", ".join(ROPE_PARAMETER_KEYS))
     p = dict(rope_parameters)
     if "rope_type" not in p:
-        raise ValueError(f"rope_parameters is missing required key 'rope_type' (one of {list(ROPE_TYPES)})")
+        raise PosvizError("rope_missing", rope_type="?", keys="rope_type")
     rope_type = check_choice("rope_type", p["rope_type"], ROPE_TYPES)
     missing = [k for k in REQUIRED[rope_type] if p.get(k) is None]
     if missing:
-        raise ValueError(f"rope_parameters for rope_type={rope_type!r} is missing required key(s) {missing}")
+        raise PosvizError("rope_missing", rope_type=rope_type, keys=", ".join(missing))
     out = {"rope_type": rope_type,
            "rope_theta": check_float("rope_theta", p["rope_theta"], 1.0, MAX_THETA, lo_open=True)}
-    if rope_type == "dynamic" and head_dim < 4:
-        raise ValueError(f"head_dim must be >= 4 for rope_type='dynamic' (exponent d/(d-2)), got {head_dim}")
+    dim = rotary_width(head_dim, p)
+    if p.get("partial_rotary_factor") is not None:
+        out["partial_rotary_factor"] = float(p["partial_rotary_factor"])
+    if rope_type == "dynamic" and dim < 4:
+        raise PosvizError("at_least", name="head_dim (rope_type 'dynamic': exponent d/(d-2))", lo=4, got=dim)
     if rope_type != "default":
         out["factor"] = check_float("factor", p["factor"], 1.0, MAX_FACTOR)
-    if rope_type in ("dynamic", "yarn", "llama3"):
+    if rope_type in ("dynamic", "yarn", "llama3", "longrope"):
         out["original_max_position_embeddings"] = check_int(
             "original_max_position_embeddings", p["original_max_position_embeddings"], 1, MAX_POSITION)
     if rope_type == "yarn":
@@ -92,7 +120,7 @@ def check_rope_parameters(head_dim, rope_parameters):
         bf = _opt_float(p, "beta_fast", 0.0, 1e4) or YARN_BETA_FAST
         bs = _opt_float(p, "beta_slow", 0.0, 1e4) or YARN_BETA_SLOW
         if bf < bs:
-            raise ValueError(f"beta_fast must be >= beta_slow, got beta_fast={bf}, beta_slow={bs}")
+            raise PosvizError("yarn_beta", fast=bf, slow=bs)
         out.update(beta_fast=bf, beta_slow=bs,
                    mscale=_opt_float(p, "mscale", 0.0, 100.0),
                    mscale_all_dim=_opt_float(p, "mscale_all_dim", 0.0, 100.0),
@@ -101,25 +129,49 @@ def check_rope_parameters(head_dim, rope_parameters):
         if truncate is None:
             truncate = True
         if not isinstance(truncate, bool):
-            raise ValueError(f"truncate must be true or false, got {truncate!r}")
+            raise PosvizError("boolean", name="truncate", got=repr(truncate))
         out["truncate"] = truncate
     if rope_type == "llama3":
         lo = check_float("low_freq_factor", p["low_freq_factor"], 0.0, 1e4, lo_open=True)
         hi = check_float("high_freq_factor", p["high_freq_factor"], 0.0, 1e4, lo_open=True)
-        if hi <= lo:
-            raise ValueError(f"high_freq_factor must be > low_freq_factor, got {hi} <= {lo}")
+        if hi < lo:   # equal factors (Llama 4) are accepted, as transformers does: no smoothed band
+            raise PosvizError("llama3_order", hi=hi, lo=lo)
         out.update(low_freq_factor=lo, high_freq_factor=hi)
+    if rope_type == "longrope":
+        out["short_factor"] = _factor_list("short_factor", p["short_factor"], dim // 2)
+        out["long_factor"] = _factor_list("long_factor", p["long_factor"], dim // 2)
+        out["attention_factor"] = _opt_float(p, "attention_factor", 0.0, 100.0)
+    if p.get("mrope_section") is not None:
+        sec = p["mrope_section"]
+        if not isinstance(sec, (list, tuple)) or not all(isinstance(s, int) and s > 0 for s in sec) \
+                or sum(sec) != dim // 2:
+            raise PosvizError("mrope_section", n=dim // 2, got=repr(sec)[:80])
+        out["mrope_section"] = list(sec)
     return head_dim, out
 
 
-def _inv_freq32(head_dim, base):
-    """theta_i = 1 / base^{2i/d} evaluated in float32 -> Tensor[d/2] (the precision models run)."""
-    i2 = torch.arange(0, head_dim, 2, dtype=torch.float32)           # [d/2] = 2i
-    return 1.0 / (base ** (i2 / head_dim))                             # [d/2]
+def _inv_freq_at(dim, base):
+    r"""theta_i = 1 / base^{2i/d} in float32 for a scaled base (NTK / dynamic bases may pass the
+    1e9 cap of rope_inv_freq) -> Tensor[d/2], with the reference's order of operations.
+
+    Formula:
+        \theta'_i = b'^{-2i/d}
+    """
+    i2 = torch.arange(0, dim, 2, dtype=torch.int64).to(torch.float32)   # [d/2] = 2i
+    return 1.0 / (base ** (i2 / dim))                                     # [d/2]
+
+
+def _default_inv_freq(dim, base):
+    """The unscaled spectrum: posviz.pe.rope.rope_inv_freq (bit-exact with transformers) for
+    every base it accepts; the same formula for the larger bases NTK / dynamic produce."""
+    return rope_inv_freq(dim, base) if base <= MAX_BASE else _inv_freq_at(dim, base)
 
 
 def ntk_aware_base(base, factor, head_dim):
-    r"""Static NTK-aware base change: b' = b \cdot s^{d/(d-2)}.
+    r"""Static NTK-aware base change (bloc97 2023).
+
+    Formula:
+        b' = b \, s^{d/(d-2)}
 
     With theta_i = b'^{-2i/d}: theta_0 = 1 is kept (high frequencies stay) and the lowest
     frequency theta_{d/2-1} = b'^{-(d-2)/d} = b^{-(d-2)/d} / s is divided by s.
@@ -131,13 +183,21 @@ def ntk_aware_base(base, factor, head_dim):
 
 
 def yarn_get_mscale(scale, mscale=1.0):
-    """YaRN attention temperature: 0.1 * mscale * ln(s) + 1 for s > 1, else 1."""
+    r"""YaRN attention temperature (Peng et al. 2023).
+
+    Formula:
+        m(s) = 0.1 \, \mu \ln s + 1 \quad (s > 1), \qquad m(s) = 1 \quad (s \le 1)
+    """
     return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
 
 
 def yarn_attention_factor(p):
-    """attention_factor given -> it; mscale and mscale_all_dim both non-zero ->
-    get_mscale(s, mscale) / get_mscale(s, mscale_all_dim); else 0.1 ln s + 1."""
+    r"""YaRN's factor on cos and sin: attention_factor if given; with mscale and mscale_all_dim
+    both non-zero their ratio; else 0.1 ln s + 1.
+
+    Formula:
+        a = m(s, \mu) / m(s, \mu_{\mathrm{all}}) \quad\text{or}\quad a = 0.1 \ln s + 1
+    """
     if p.get("attention_factor") is not None:
         return float(p["attention_factor"])
     s = p["factor"]
@@ -146,13 +206,45 @@ def yarn_attention_factor(p):
     return float(yarn_get_mscale(s))
 
 
+def deepseek_softmax_scale(rope_parameters):
+    r"""DeepSeek-V2/V3 fold YaRN's temperature into the softmax scale instead of cos/sin: with
+    rope scaling and mscale_all_dim, 1/sqrt(d_qk) is multiplied by m(s, mscale_all_dim)^2.
+
+    Formula:
+        \text{scale} = \frac{m(s,\mu_{\mathrm{all}})^2}{\sqrt{d_{qk}}}
+
+    Returns the factor on 1/sqrt(d_qk) (1.0 without scaling): x1.5896 for V2 (0.707), x1.8739 for V3.
+    """
+    p = rope_parameters or {}
+    if p.get("rope_type", "default") == "default" or not p.get("mscale_all_dim"):
+        return 1.0
+    m = yarn_get_mscale(float(p["factor"]), float(p["mscale_all_dim"]))
+    return float(m * m)
+
+
+def longrope_attention_factor(p):
+    r"""LongRoPE's factor on cos and sin: attention_factor if given, else from the context ratio
+    s = factor (= max_position_embeddings / L0 in Phi-3's files).
+
+    Formula:
+        a = \sqrt{1 + \ln s / \ln L_0} \quad (s > 1), \qquad a = 1 \quad (s \le 1)
+    """
+    if p.get("attention_factor") is not None:
+        return float(p["attention_factor"])
+    s, L0 = p["factor"], p["original_max_position_embeddings"]
+    return 1.0 if s <= 1.0 else math.sqrt(1 + math.log(s) / math.log(L0))
+
+
 def yarn_correction_range(head_dim, p):
     r"""Pair indices where YaRN's ramp starts and ends.
 
-    The pair that turns r times over the trained length L0 has index
-    i(r) = d \ln(L0 / (2\pi r)) / (2 \ln b). low = i(beta_fast) (fast pairs below it are kept),
-    high = i(beta_slow) (slow pairs above it are divided by s). truncate -> floor / ceil;
-    clamped to [0, d-1] like the reference code.
+    Formula:
+        i(\beta) = \frac{d \ln\big(L_0 / (2\pi\beta)\big)}{2 \ln b}, \quad
+            \text{low} = \lfloor i(\beta_{\mathrm{fast}}) \rfloor,\ \text{high} = \lceil i(\beta_{\mathrm{slow}}) \rceil
+
+    The pair that turns beta times over the trained length L0 has index i(beta): fast pairs below
+    low are kept, slow pairs above high are divided by s. truncate=False keeps the fractional
+    indices; clamped to [0, d-1] like the reference code.
     """
     b, L0 = p["rope_theta"], p["original_max_position_embeddings"]
 
@@ -168,15 +260,18 @@ def yarn_correction_range(head_dim, p):
 def yarn_ramp(head_dim, rope_parameters):
     r"""YaRN's ramp per pair -> (ramp Tensor[d/2] in [0,1], low, high).
 
-    ramp_i = clip((i - low) / (high - low), 0, 1): 0 = keep theta_i (extrapolate),
-    1 = theta_i / s (interpolate). theta'_i = (theta_i / s) ramp_i + theta_i (1 - ramp_i).
+    Formula:
+        r_i = \mathrm{clip}\Big(\frac{i - \text{low}}{\text{high} - \text{low}}, 0, 1\Big)
+
+    0 = keep theta_i (extrapolate), 1 = theta_i / s (interpolate).
     """
     head_dim, p = check_rope_parameters(head_dim, rope_parameters)
     if p["rope_type"] != "yarn":
-        raise ValueError(f"rope_type must be 'yarn' for yarn_ramp, got {p['rope_type']!r}")
-    low, high = yarn_correction_range(head_dim, p)
+        raise PosvizError("rope_type_for", fn="yarn_ramp", want="yarn", got=p["rope_type"])
+    dim = rotary_width(head_dim, p)
+    low, high = yarn_correction_range(dim, p)
     span = (high - low) if high != low else 0.001                      # reference: avoid 0/0
-    i = torch.arange(head_dim // 2, dtype=torch.float32)              # [d/2]
+    i = torch.arange(dim // 2, dtype=torch.float32)                   # [d/2]
     return ((i - low) / span).clamp(0.0, 1.0), low, high              # [d/2] float32
 
 
@@ -184,96 +279,119 @@ def llama3_bands(head_dim, rope_parameters):
     r"""Llama 3 band of each pair -> LongTensor[d/2]: 0 = high frequency (kept),
     1 = medium (smoothed), 2 = low frequency (divided by factor).
 
-    lambda_i = 2\pi / theta_i; high if lambda_i < L0 / high_freq_factor,
-    low if lambda_i > L0 / low_freq_factor, medium otherwise.
+    Formula:
+        \lambda_i < L_0/\text{high}: \text{kept};\quad \lambda_i > L_0/\text{low}: \theta_i/s;\quad
+            \text{else smoothed}
+
+    With low_freq_factor == high_freq_factor (Llama 4) there is no medium band.
     """
     head_dim, p = check_rope_parameters(head_dim, rope_parameters)
     if p["rope_type"] != "llama3":
-        raise ValueError(f"rope_type must be 'llama3' for llama3_bands, got {p['rope_type']!r}")
-    lam = 2 * math.pi / _inv_freq32(head_dim, p["rope_theta"])       # [d/2]
+        raise PosvizError("rope_type_for", fn="llama3_bands", want="llama3", got=p["rope_type"])
+    dim = rotary_width(head_dim, p)
+    lam = 2 * math.pi / _default_inv_freq(dim, p["rope_theta"])       # [d/2]
     L0 = p["original_max_position_embeddings"]
-    bands = torch.ones(head_dim // 2, dtype=torch.long)               # [d/2] medium
+    bands = torch.ones(dim // 2, dtype=torch.long)                    # [d/2] medium
     bands[lam < L0 / p["high_freq_factor"]] = 0
     bands[lam > L0 / p["low_freq_factor"]] = 2
+    if p["high_freq_factor"] == p["low_freq_factor"]:
+        bands[bands == 1] = 0                                          # HF's where(): only an exact tie
     return bands
 
 
 def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
-    r"""(inv_freq Tensor[head_dim//2] float32, attention_factor float) for a HF-style dict.
+    r"""(inv_freq Tensor[rotary_dim//2] float32, attention_factor float) for a HF-style dict.
 
-    theta_i = b^{-2i/d}, s = factor, L0 = original_max_position_embeddings
-      default  theta_i                                       attention 1
-      linear   theta_i / s                                   attention 1
-      dynamic  b' = b (s L / L0 - (s - 1))^{d/(d-2)}, L = max(seq_len or L0, L0)
-      yarn     theta_i (1 - r_i) + theta_i / s * r_i,  r = yarn_ramp;  attention
-               = attention_factor, or mscale ratio, or 0.1 ln s + 1
-      llama3   lambda < L0/high: theta_i;  lambda > L0/low: theta_i / s;
-               else (1 - g) theta_i / s + g theta_i,  g = (L0/lambda - low) / (high - low)
-    seq_len only matters for "dynamic" (as in transformers).
+    Formula:
+        \text{default: } \theta_i = b^{-2i/d}
+        \text{linear (PI): } \theta'_i = \theta_i / s
+        \text{dynamic: } b' = b\,\big(sL/L_0 - (s-1)\big)^{d/(d-2)},\ L = \max(L_{\mathrm{seq}}, L_0)
+        \text{YaRN: } \theta'_i = (1-r_i)\,\theta_i + r_i\,\theta_i/s,\quad a = 0.1\ln s + 1
+        \text{Llama 3: } \theta'_i = (1-g_i)\,\theta_i/s + g_i\,\theta_i,\ g_i = \frac{L_0/\lambda_i-\text{low}}{\text{high}-\text{low}}
+        \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\ \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
+
+    d is the rotary width int(head_dim * partial_rotary_factor); s = factor,
+    L0 = original_max_position_embeddings. seq_len matters for "dynamic" and "longrope" (as in
+    transformers: the module re-reads it from the largest position id + 1).
     """
     head_dim, p = check_rope_parameters(head_dim, rope_parameters)
     if seq_len is not None:
         seq_len = check_int("seq_len", seq_len, 1, MAX_POSITION)
     rt, b = p["rope_type"], p["rope_theta"]
+    d = rotary_width(head_dim, p)
     attention = 1.0
-    # float32 throughout, as the reference implementations compute it: the YaRN / Llama 3 blend
-    # weights carry float32 rounding that the factor s amplifies (up to ~s * 1e-7), so only the
-    # same precision reproduces the numbers a real model runs to 1e-6.
-    theta = _inv_freq32(head_dim, b)                                   # [d/2]
+    # float32 throughout, in the reference's order of operations: the YaRN / Llama 3 blend
+    # weights carry float32 rounding that the factor s amplifies, so only the same precision
+    # reproduces the numbers a real model runs.
     if rt == "default":
-        inv = theta                                                    # [d/2]
+        inv = _default_inv_freq(d, b)                                  # [d/2]
     elif rt == "linear":
-        inv = theta / p["factor"]                                      # [d/2]
+        inv = _default_inv_freq(d, b) / p["factor"]                    # [d/2]
     elif rt == "dynamic":
         s, L0 = p["factor"], p["original_max_position_embeddings"]
         L = L0 if seq_len is None else max(seq_len, L0)
-        b_dyn = b * (s * L / L0 - (s - 1)) ** (head_dim / (head_dim - 2))
-        inv = _inv_freq32(head_dim, b_dyn)                             # [d/2]
+        b_dyn = b * ((s * L / L0) - (s - 1)) ** (d / (d - 2))
+        inv = _inv_freq_at(d, b_dyn)                                   # [d/2]
     elif rt == "yarn":
+        pos = b ** (torch.arange(0, d, 2).to(torch.float32) / d)       # [d/2] b^{2i/d}
         ramp, _, _ = yarn_ramp(head_dim, p)                            # [d/2] float32
         keep = 1 - ramp                                                # [d/2] weight of theta_i
-        inv = theta / p["factor"] * (1 - keep) + theta * keep          # [d/2]
+        inv = 1.0 / (p["factor"] * pos) * (1 - keep) + 1.0 / pos * keep  # [d/2]
         attention = yarn_attention_factor(p)
+    elif rt == "longrope":
+        L0 = p["original_max_position_embeddings"]
+        f = p["long_factor"] if seq_len and seq_len > L0 else p["short_factor"]
+        ext = torch.tensor(f, dtype=torch.float32)                     # [d/2]
+        shape = torch.arange(0, d, 2, dtype=torch.int64).float() / d  # [d/2] 2i/d
+        inv = 1.0 / (ext * b ** shape)                                 # [d/2]
+        attention = longrope_attention_factor(p)
     else:  # llama3
         s, L0 = p["factor"], p["original_max_position_embeddings"]
         lo, hi = p["low_freq_factor"], p["high_freq_factor"]
+        theta = _default_inv_freq(d, b)                                # [d/2]
         lam = 2 * math.pi / theta                                      # [d/2]
-        g = (L0 / lam - lo) / (hi - lo)                                # [d/2] 1 = keep, 0 = / s
-        smooth = (1 - g) * theta / s + g * theta                       # [d/2]
         inv = torch.where(lam > L0 / lo, theta / s, theta)             # [d/2]
         medium = ~(lam < L0 / hi) & ~(lam > L0 / lo)                   # [d/2]
-        inv = torch.where(medium, smooth, inv)                         # [d/2]
+        if hi > lo:
+            g = (L0 / lam - lo) / (hi - lo)                            # [d/2] 1 = keep, 0 = / s
+            smooth = (1 - g) * inv / s + g * inv                       # [d/2]
+            inv = torch.where(medium, smooth, inv)                     # [d/2]
     return inv.to(torch.float32), float(attention)
 
 
-def wavelengths(inv_freq):
-    r"""lambda_i = 2\pi / theta_i: how many positions pair i needs for one full turn."""
+def pair_wavelengths(inv_freq):
+    r"""How many positions pair i needs for one full turn.
+
+    Formula:
+        \lambda_i = \frac{2\pi}{\theta_i}
+    """
     inv = torch.as_tensor(inv_freq, dtype=torch.float64)              # [d/2]
     if inv.ndim != 1 or not bool((inv > 0).all()):
-        raise ValueError("inv_freq must be a 1-d tensor of positive frequencies")
+        raise PosvizError("positive_vector", name="inv_freq")
     return 2 * math.pi / inv                                           # [d/2]
 
 
 def phase_coverage(inv_freq_train, inv_freq_target, train_length, target_length):
     r"""Fraction of a full turn each pair covers -> (seen [d/2], needed [d/2], never_seen bool [d/2]).
 
-    seen_i   = min(1, L_train  theta_i  / 2\pi)   angles met in training (distances 0..L_train)
-    needed_i = min(1, L_target theta'_i / 2\pi)   angles met at the target length with the
-                                                    (possibly scaled) frequencies theta'
-    never_seen_i = needed_i > seen_i (1 + 1e-6): pair i reaches angles it never saw in training. With
-    theta' = theta these are exactly the pairs with lambda_i > L_train (they never complete
-    a turn in training).
+    Formula:
+        \text{seen}_i = \min\!\Big(1, \frac{L_{\mathrm{train}}\,\theta_i}{2\pi}\Big)
+        \text{needed}_i = \min\!\Big(1, \frac{L_{\mathrm{target}}\,\theta'_i}{2\pi}\Big)
+        \text{never seen} \iff \text{needed}_i > \text{seen}_i
+
+    With theta' = theta the never-seen pairs are exactly those with lambda_i > L_train (they
+    never complete a turn in training). A relative tolerance of 1e-6 absorbs float32 frequencies.
     """
     train_length = check_int("train_length", train_length, 1, MAX_POSITION)
     target_length = check_int("target_length", target_length, 1, MAX_POSITION)
     a = torch.as_tensor(inv_freq_train, dtype=torch.float64)          # [d/2]
     b = torch.as_tensor(inv_freq_target, dtype=torch.float64)         # [d/2]
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"inv_freq_train and inv_freq_target must have the same 1-d shape, "
-                         f"got {tuple(a.shape)} and {tuple(b.shape)}")
+        raise PosvizError("same_shape", a="inv_freq_train", b="inv_freq_target",
+                          got=f"{tuple(a.shape)} and {tuple(b.shape)}")
     seen = (train_length * a / (2 * math.pi)).clamp(max=1.0)          # [d/2]
     needed = (target_length * b / (2 * math.pi)).clamp(max=1.0)      # [d/2]
-    return seen, needed, needed > seen * (1 + 1e-6)   # 1e-6: float32 frequencies
+    return seen, needed, needed > seen * (1 + 1e-6)
 
 
 def log_distances(max_distance, n=1200):
@@ -286,19 +404,21 @@ def log_distances(max_distance, n=1200):
     return torch.unique(r.clamp(0, max_distance)).to(torch.long)                     # [R]
 
 
-def rope_score(inv_freq, distances, attention_factor=1.0):
-    r"""Score of q = k = (1,...,1) at relative distance r, divided by d:
+def ones_score(inv_freq, distances, attention_factor=1.0):
+    r"""Score of q = k = (1,...,1) at relative distance r with the given (scaled) frequencies,
+    divided by d: the RoFormer-style decay curve of a scaled spectrum, in float64.
 
-        s(r) = a^2 * (1/(d/2)) * \sum_i cos(r theta_i)        (a = attention_factor)
+    Formula:
+        \frac{(R_m q)^\top (R_{m+r} k)}{d} = a^2\,\frac{1}{d/2}\sum_{i=0}^{d/2-1}\cos(r\,\theta'_i)
 
-    (R(m) q)^T (R(m+r) k) with both rotated by apply_rope gives d * s(r); s(0) = a^2.
-    The RoFormer-style long-term decay curve, computed in float64.
+    (a = attention_factor: both q and k carry it through cos and sin.) With unscaled frequencies
+    this is posviz.pe.decay.ones_score_curve / d.
     """
     inv = torch.as_tensor(inv_freq, dtype=torch.float64)              # [d/2]
     r = torch.as_tensor(distances, dtype=torch.float64)               # [R]
     a = check_float("attention_factor", attention_factor, 0.0, 100.0, lo_open=True)
     if r.ndim != 1 or r.numel() > 200_000 or (r.numel() and r.abs().max() > MAX_POSITION):
-        raise ValueError(f"distances must be 1-d, at most 200000 values, |r| <= {MAX_POSITION}")
+        raise PosvizError("distances_cap", n=200_000, hi=MAX_POSITION)
     # numpy for the cosines: on the shared 2-core host torch's multi-threaded cos is ~20x slower
     # for these sizes (thread contention); same float64 values.
     out = torch.from_numpy(np.cos(np.multiply.outer(r.numpy(), inv.numpy())).mean(axis=1))  # [R]
@@ -306,7 +426,11 @@ def rope_score(inv_freq, distances, attention_factor=1.0):
 
 
 def comparison_factor(train_length, target_length):
-    """s = L_target / L_train, at least 1 (no scaling when the target fits in training)."""
+    r"""The factor every compared method uses, at least 1 (no scaling when the target fits).
+
+    Formula:
+        s = \max(1,\ L_{\mathrm{target}} / L_{\mathrm{train}})
+    """
     train_length = check_int("train_length", train_length, 1, MAX_POSITION)
     target_length = check_int("target_length", target_length, 1, MAX_POSITION)
     return max(1.0, target_length / train_length)
@@ -320,7 +444,7 @@ def method_parameters(method, head_dim, base, train_length, target_length, *, ya
     32 / 1), Llama 3 uses low/high_freq_factor from `llama3` (default 1 / 4).
     Returns (rope_parameters, seq_len or None).
     """
-    method = check_choice("method", method, METHODS)
+    method = check_choice("method", method, SCALING_METHODS)
     head_dim = check_even("head_dim", head_dim, 4, MAX_DIM)
     base = check_float("rope_theta", base, 1.0, MAX_THETA, lo_open=True)
     s = comparison_factor(train_length, target_length)
@@ -346,17 +470,22 @@ def method_parameters(method, head_dim, base, train_length, target_length, *, ya
 
 
 def frequency_ratio(inv_freq_new, inv_freq_old):
-    """theta'_i / theta_i per pair -> Tensor[d/2] float64 (1 = untouched, 1/s = fully interpolated)."""
+    r"""Per pair, how much a method changed the frequency -> Tensor[d/2] float64.
+
+    Formula:
+        \rho_i = \theta'_i / \theta_i \quad (1 = \text{kept},\ 1/s = \text{fully interpolated})
+    """
     a = torch.as_tensor(inv_freq_new, dtype=torch.float64)            # [d/2]
     b = torch.as_tensor(inv_freq_old, dtype=torch.float64)            # [d/2]
     if a.shape != b.shape or a.ndim != 1 or not bool((b > 0).all()):
-        raise ValueError("inv_freq_new and inv_freq_old must be positive 1-d tensors of one shape")
+        raise PosvizError("same_shape", a="inv_freq_new", b="inv_freq_old",
+                          got=f"{tuple(a.shape)} and {tuple(b.shape)}")
     return a / b                                                       # [d/2]
 
 
 def band_of_ratio(ratio, factor, rtol=1e-4):
     """Band of each pair from theta'/theta -> LongTensor[d/2]: 0 = kept (ratio 1),
-    2 = divided by the full factor (ratio 1/s), 1 = in between (smoothed / partly scaled).
+    2 = divided by the full factor (ratio 1/factor), 1 = in between (smoothed / partly scaled).
     For Llama 3 this reproduces llama3_bands; for PI every pair is 2."""
     factor = check_float("factor", factor, 1.0, MAX_FACTOR)
     r = torch.as_tensor(ratio, dtype=torch.float64)                   # [d/2]
@@ -365,57 +494,3 @@ def band_of_ratio(ratio, factor, rtol=1e-4):
     if factor > 1:
         bands[(r * factor - 1).abs() <= rtol] = 2
     return bands
-
-
-def extrapolation_view(head_dim, rope_parameters, train_length, target_length, method="model",
-                       n_distances=1200):
-    """Everything the extrapolation page draws, for one model and one selected method.
-
-    The trained spectrum is the default RoPE theta_i = b^{-2i/d} of the model's rope_theta.
-    Every method of METHODS is evaluated with s = L_target / L_train (YaRN / Llama 3 borrow the
-    model's own beta / band settings when the model uses them); "model" is the model's own
-    rope_parameters (dynamic evaluated at seq_len = L_target). Returns a dict of tensors and
-    floats: theta, curves {method: (inv_freq, attention_factor)}, selected, ratio, bands, factor,
-    wavelengths, wavelengths_selected, n_long (pairs with lambda > L_train), seen, needed, never_seen, distances, scores {method: [R]},
-    yarn_range, llama3_edges, ntk_base.
-    """
-    head_dim, model = check_rope_parameters(head_dim, rope_parameters)
-    train_length = check_int("train_length", train_length, 1, MAX_POSITION)
-    target_length = check_int("target_length", target_length, 1, MAX_POSITION)
-    method = check_choice("method", method, METHODS + ("model",))
-    base = model["rope_theta"]
-    theta, _ = rope_frequencies(head_dim, {"rope_type": "default", "rope_theta": base})   # [d/2]
-    curves = {}
-    yarn_like = model if model["rope_type"] == "yarn" else None
-    llama_like = model if model["rope_type"] == "llama3" else None
-    for m in METHODS:
-        if m in ("ntk", "dynamic") and head_dim < 4:
-            continue
-        params, seq = method_parameters(m, head_dim, base, train_length, target_length,
-                                        yarn=yarn_like, llama3=llama_like)
-        curves[m] = rope_frequencies(head_dim, params, seq_len=seq)                  # ([d/2], a)
-    seq = target_length if model["rope_type"] == "dynamic" else None
-    curves["model"] = rope_frequencies(head_dim, model, seq_len=seq)                 # ([d/2], a)
-    if method not in curves:
-        raise ValueError(f"method {method!r} needs head_dim >= 4, got {head_dim}")
-    s = comparison_factor(train_length, target_length)
-    factor = model.get("factor", 1.0) if method == "model" else s
-    if method == "model" and model["rope_type"] == "dynamic":
-        factor = float(theta[-1] / curves["model"][0][-1])       # effective factor on the slowest pair
-    sel, _ = curves[method]                                                          # [d/2]
-    ratio = frequency_ratio(sel, theta)                                              # [d/2]
-    seen, needed, never = phase_coverage(theta, sel, train_length, target_length)   # [d/2] x3
-    r = log_distances(target_length, n_distances)                                   # [R]
-    scores = {m: rope_score(inv, r, a) for m, (inv, a) in curves.items()}           # {m: [R]}
-    yarn_p = yarn_like or method_parameters("yarn", max(head_dim, 4), base, train_length, target_length)[0]
-    yarn_range = yarn_correction_range(head_dim, check_rope_parameters(head_dim, yarn_p)[1])
-    llama_p = llama_like or method_parameters("llama3", max(head_dim, 4), base, train_length, target_length)[0]
-    lb = llama3_bands(head_dim, llama_p)                                             # [d/2]
-    edges = [i + 0.5 for i in range(head_dim // 2 - 1) if lb[i] != lb[i + 1]]
-    return {"theta": theta, "curves": curves, "selected": sel, "ratio": ratio,
-            "bands": band_of_ratio(ratio, max(1.0, factor)), "factor": float(factor), "s": s,
-            "wavelengths": wavelengths(theta), "wavelengths_selected": wavelengths(sel),
-            "n_long": int((wavelengths(theta) > train_length).sum()),
-            "seen": seen, "needed": needed, "never_seen": never, "distances": r, "scores": scores,
-            "yarn_range": yarn_range, "llama3_edges": edges,
-            "ntk_base": ntk_aware_base(base, s, head_dim) if head_dim >= 4 else base}

@@ -1,15 +1,15 @@
-"""Strings of the debugging checklist page (seed 000 §12 and the exercises of §17)."""
+"""Strings of the debugging checklist page (seed 000 §12, the exercises of §17 and the generated problems)."""
 
 EN = {
     "checks.title": "Debugging checklist: nine checks, run live",
     "checks.intro": (
         "\"The shapes are right but the positions are wrong\" is the typical position bug: nothing crashes. "
-        "This page runs the nine-step debugging path of seed 000 §12 against posviz itself, with the numbers each "
+        "This page runs the nine-step debugging path of “Same words, different order: how does attention tell positions apart? From sinusoidal encodings to RoPE” §12 against posviz itself, with the numbers each "
         "check produces and a pass/fail verdict. Every step has a **break it** switch that plants the matching bug "
-        "from §13, so you see what a failing check looks like. At the end: the exercises of §17 — predict the "
-        "number first, then reveal the worked answer."),
+        "from §13, so you see what a failing check looks like. At the end: the exercises of §17 and new problems "
+        "of the same kind — predict the number first, then reveal the worked answer."),
     "checks.sources": (
-        "Sources: seed 000 §11–§13 and §17; Su et al. 2021, *RoFormer*; Vaswani et al. 2017 (permutation "
+        "Sources: “Same words, different order…” §08, §11–§13 and §17; Su et al. 2021, *RoFormer*; Vaswani et al. 2017 (permutation "
         "equivariance of attention without positions)."),
     "checks.summary": "Summary",
     "checks.col.step": "step",
@@ -17,19 +17,19 @@ EN = {
     "checks.col.status": "verdict",
     "checks.pass": "PASS",
     "checks.fail": "FAIL",
-    "checks.numbers": "quantity",
+    "checks.numbers": "what is measured",
     "checks.value": "value",
     "checks.break_on": "Bug planted: {bug}",
     # step titles, explanations, bugs, what a failure means
     "checks.step1.title": "No-position control: permutation equivariance",
     "checks.step1.what": (
         "Switch off every position encoding (and dropout), reorder the input rows and check "
-        "Attn(PX) = P·Attn(X). Here X = \"dog bites man\" and PX = \"man bites dog\" through the toy attention "
-        "model. If this fails, the experiment is not what you think it is."),
+        "Attn(PX) = P·Attn(X). Here X = “{a}” and PX = “{b}” (the sentence of the overview page) through the toy "
+        "attention model. If this fails, the experiment is not what you think it is."),
     "checks.step1.fail": "The \"control\" still carries position (RoPE was left on), so reordering the words changes the outputs, not just their order.",
     "checks.step2.title": "Print token ids, valid mask and position ids",
     "checks.step2.what": (
-        "Check the three tensors separately; equal shapes do not mean equal meaning. Batch of seed 000 §11, "
+        "Check the three tensors separately; equal shapes do not mean equal meaning. The batch of §11 of the article, "
         "left-padded: the contract here is that each row's first real token has position 0 "
         "(position_ids = cumsum(mask) − 1, clamped at 0)."),
     "checks.step2.fail": "A shared arange(L) gives the left-padded row positions 2, 3, 4: its first real token is not at 0.",
@@ -53,7 +53,7 @@ EN = {
     "checks.step6.what": (
         "Prefill 4 of 8 tokens, decode the rest one by one, compare with the full causal forward at every position "
         "(assert_close). Check past_length, the new position ids and the axis the rotated key is appended on."),
-    "checks.step6.fail": "The cache restarts at position 0 for each new token (seed 000 §10 wrong A): the decoded positions 4..7 differ.",
+    "checks.step6.fail": "The cache restarts at position 0 for each new token (wrong version A of §10 of the article): the decoded positions 4..7 differ.",
     "checks.step7.title": "Left vs right padding",
     "checks.step7.what": (
         "Run the same batch padded on the left and on the right through a toy model with absolute (sinusoidal) "
@@ -108,7 +108,7 @@ EN = {
     "chk.n.angle_dtype": "angle dtype",
     "chk.n.max_angle_err": "max cos/sin error up to p = 30000",
     # exercises
-    "checks.ex.title": "Exercises (seed 000 §17): predict, then reveal",
+    "checks.ex.title": "Exercises (“Same words, different order…” §17): predict, then reveal",
     "checks.ex.intro": "Type your prediction; the app checks it within a tolerance. The worked answer opens with the switch below each exercise (or once you are right).",
     "checks.ex.right": "Right (within {tol:g}).",
     "checks.ex.wrong": "Not yet: you entered {got:g}. Try again, or reveal the answer.",
@@ -165,32 +165,77 @@ EN = {
     "checks.scene.boundary.say": "Step 8 fails silently: no error at L = M + 1, position 8 reads the same row as position 0.",
     "checks.scene.angles": "Angles in bfloat16",
     "checks.scene.angles.say": "Step 9: the bfloat16 column of the table grows to O(1) with the position; float32 stays below 10⁻³.",
+    "checks.boundary": "Raises `PositionOutOfRangeError`, as it must. {msg}",
+    "chk.v.no_error": "no error",
+    "chk.c.tensor": "tensor",
+    "chk.c.row": "row",
+    # generated problems
+    "checks.gen.title": "New problems: predict, then reveal",
+    "checks.gen.intro": (
+        "Every problem number makes a new problem in the style of §08 and §17: 2-D content vectors q and k, one "
+        "angle θ, a query at p and a key at s, and now and then the bug “only Q is rotated”. The number is part of "
+        "the page's link, so a lecturer can hand one problem to a whole hall: share the link, let everyone "
+        "predict, then reveal the worked answer."),
+    "w.chk_gen_seed": "Problem number (random seed)",
+    "w.chk_gen_seed.help": "The same number gives the same problem on every device.",
+    "checks.gen.new": "New problem",
+    "checks.gen.q": (
+        "q = {q}, k = {k}, one pair of dimensions with θ = {theta}. The query is at p = {p}, the key at s = {s}. "
+        "Predict the two components of R(pθ)q and of R(sθ)k, and the score (R(pθ)q)ᵀR(sθ)k."),
+    "checks.gen.q_only": (
+        "q = {q}, k = {k}, one pair of dimensions with θ = {theta}, the query at p = {p}, the key at s = {s}. "
+        "**Bug planted:** apply_rope rotates only the query, the key stays k. Predict R(pθ)q, the key as used "
+        "(that is, k) and the score (R(pθ)q)ᵀk."),
+    "w.chk_gen_q1": "[R(pθ)q]₁",
+    "w.chk_gen_q2": "[R(pθ)q]₂",
+    "w.chk_gen_k1": "[R(sθ)k]₁ or k₁",
+    "w.chk_gen_k2": "[R(sθ)k]₂ or k₂",
+    "w.chk_gen_score": "score",
+    "w.chk_gen_reveal": "Reveal the worked answer",
+    "checks.gen.col.what": "number",
+    "checks.gen.col.exact": "exact",
+    "checks.gen.col.decimal": "decimal",
+    "checks.gen.shift_same": (
+        "Shift both positions by Δ = {d}: at (p, s) = ({p}, {s}) the score is again {score}, because only s − p "
+        "enters. posviz.pe.rope.apply_rope (float32) agrees with the exact answer to within {diff}."),
+    "checks.gen.shift_changed": (
+        "Shift both positions by Δ = {d}: at (p, s) = ({p}, {s}) the score becomes {score}. Only Q is rotated, so "
+        "the score depends on p itself and the common shift test fails. posviz.pe.rope.apply_rope (float32) "
+        "agrees with the exact answer to within {diff}."),
+    "checks.gen.shift_coincide": (
+        "Shift both positions by Δ = {d}: at (p, s) = ({p}, {s}) the score happens to be {score} again for these "
+        "vectors, yet with only Q rotated it depends on p itself: other shifts change it. "
+        "posviz.pe.rope.apply_rope (float32) agrees with the exact answer to within {diff}."),
+    "checks.scene.generator": "One problem for the whole hall",
+    "checks.scene.generator.say": (
+        "Problem 22: q = [−2, −3], k = [1, 0], θ = π/3, p = 2, s = 1. Share the link and every phone shows the "
+        "same problem; predict the five numbers, then reveal: the score is −1 + 3√3/2."),
 }
 
 ZH = {
     "checks.title": "调试清单：九项检查，现场运行",
     "checks.intro": (
-        "“形状正确，位置却错了”是位置 bug 的典型样子：什么都不会崩。本页把 seed 000 §12 的九步调试路径直接跑在 posviz 上，"
+        "“形状正确，位置却错了”是位置 bug 的典型样子：什么都不会崩。本页把《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》§12 的九步调试路径直接跑在 posviz 上，"
         "给出每项检查算出的数字和通过/失败结论。每一步都有一个**弄坏它**开关，植入 §13 中对应的 bug，让你看到失败的检查长什么样。"
-        "最后是 §17 的练习：先预测数字，再揭晓推导过程。"),
-    "checks.sources": "来源：seed 000 §11–§13 与 §17；Su 等 2021《RoFormer》；Vaswani 等 2017（无位置时注意力的置换等变）。",
+        "最后是 §17 的练习以及同类的新题：先预测数字，再揭晓推导过程。"),
+    "checks.sources": "来源：《词相同但顺序不同…》§08、§11–§13 与 §17；Su 等 2021《RoFormer》；Vaswani 等 2017（无位置时注意力的置换等变）。",
     "checks.summary": "汇总",
     "checks.col.step": "步骤",
     "checks.col.check": "检查",
     "checks.col.status": "结论",
     "checks.pass": "通过",
     "checks.fail": "失败",
-    "checks.numbers": "量",
+    "checks.numbers": "测量项",
     "checks.value": "数值",
     "checks.break_on": "已植入 bug：{bug}",
     "checks.step1.title": "无位置对照：置换等变",
     "checks.step1.what": (
-        "关闭所有位置表示（以及 dropout），重排输入行，验证 Attn(PX) = P·Attn(X)。这里 X = “dog bites man”，"
-        "PX = “man bites dog”，经过玩具注意力模型。若此项失败，说明实验对象并不是你以为的那样。"),
+        "关闭所有位置表示（以及 dropout），重排输入行，验证 Attn(PX) = P·Attn(X)。这里 X = “{a}”，"
+        "PX = “{b}”（与概览页同一个句子），经过玩具注意力模型。若此项失败，说明实验对象并不是你以为的那样。"),
     "checks.step1.fail": "“对照组”里仍有位置（RoPE 没关），所以重排词序改变的不只是输出的顺序，而是输出本身。",
     "checks.step2.title": "打印 token ids、valid mask 与 position ids",
     "checks.step2.what": (
-        "三份张量要分别检查；形状相同不代表语义相同。使用 seed 000 §11 的左 padding 批次，这里的契约是："
+        "三份张量要分别检查；形状相同不代表语义相同。使用文章 §11 的左 padding 批次，这里的契约是："
         "每行第一个真实 token 的位置为 0（position_ids = cumsum(mask) − 1，再在 0 处截断）。"),
     "checks.step2.fail": "共享的 arange(L) 让左 padding 的那一行位置变成 2、3、4：第一个真实 token 不在 0。",
     "checks.step3.title": "RoPE 分数的共同平移测试",
@@ -204,13 +249,13 @@ ZH = {
     "checks.step5.title": "验证奇偶配对",
     "checks.step5.what": (
         "RoFormer 按 (0,1)、(2,3)… 配对；Llama 的 rotate_half 按 (i, i+d/2) 配对。同一组权重在两种布局下得到不同的旋转；"
-        "只有把维度按 [0,2,4,…,1,3,5,…] 重排后分数才一致。参照：交错布局。被测：加载这组权重的前后半布局实现。"),
-    "checks.step5.fail": "前后半布局直接使用了交错布局的权重、没有重排：旋转不同，分数也不同。",
+        "只有把维度按 [0,2,4,…,1,3,5,…] 重排后分数才一致。参照：交错配对。被测：加载这组权重的前后半配对实现。"),
+    "checks.step5.fail": "前后半配对的实现直接使用了交错配对的权重、没有重排：旋转不同，分数也不同。",
     "checks.step6.title": "完整前向与 KV Cache，逐位置比较",
     "checks.step6.what": (
         "8 个 token 中 prefill 4 个，其余逐个解码，与完整因果前向逐位置比较（assert_close）。"
         "检查 past_length、新的 position id，以及已旋转 Key 追加的轴。"),
-    "checks.step6.fail": "每个新 token 的缓存位置都从 0 开始（seed 000 §10 错误做法 A）：解码位置 4..7 全部不等。",
+    "checks.step6.fail": "每个新 token 的缓存位置都从 0 开始（文章 §10 的错误做法 A）：解码位置 4..7 全部不等。",
     "checks.step7.title": "左右 padding 对比",
     "checks.step7.what": (
         "把同一批句子分别左 padding、右 padding，送入使用绝对（正弦）位置的玩具模型。position ids 由 mask 生成时，"
@@ -230,7 +275,7 @@ ZH = {
     "w.chk_break2": "弄坏它：所有行共享 arange(L)",
     "w.chk_break3": "弄坏它：只旋转 Q",
     "w.chk_break4": "弄坏它：RoPE 没接上",
-    "w.chk_break5": "弄坏它：前后半布局直接用交错权重",
+    "w.chk_break5": "弄坏它：前后半配对直接用交错权重",
     "w.chk_break6": "弄坏它：缓存从 0 重新开始",
     "w.chk_break7": "弄坏它：左 padding 仍共享 arange",
     "w.chk_break8": "弄坏它：越界取模而不报错",
@@ -246,9 +291,9 @@ ZH = {
     "chk.n.abs_diff": "|差|",
     "chk.n.score_key_moved": "(p, s+1) 处的分数",
     "chk.n.min_change": "至少应改变",
-    "chk.n.score_interleaved": "分数，交错布局（参照）",
-    "chk.n.score_half_raw": "分数，前后半布局，权重未重排",
-    "chk.n.score_half_perm": "分数，前后半布局，权重已重排",
+    "chk.n.score_interleaved": "分数，交错配对（参照）",
+    "chk.n.score_half_raw": "分数，前后半配对，权重未重排",
+    "chk.n.score_half_perm": "分数，前后半配对，权重已重排",
     "chk.n.mode": "缓存方式",
     "chk.n.prefill": "prefill 长度",
     "chk.n.max_err": "所有位置上的 max |解码 − 完整|",
@@ -259,7 +304,7 @@ ZH = {
     "chk.n.alias_diff": "max |P[M 所读行] − P[0]|",
     "chk.n.angle_dtype": "角度 dtype",
     "chk.n.max_angle_err": "p ≤ 30000 内 cos/sin 最大误差",
-    "checks.ex.title": "练习（seed 000 §17）：先预测，再揭晓",
+    "checks.ex.title": "练习（《词相同但顺序不同…》§17）：先预测，再揭晓",
     "checks.ex.intro": "输入你的预测，应用会在容差内检查。每道题下方的开关可以揭晓推导（答对后也会自动显示）。",
     "checks.ex.right": "正确（误差在 {tol:g} 以内）。",
     "checks.ex.wrong": "还不对：你输入的是 {got:g}。再试一次，或揭晓答案。",
@@ -306,4 +351,43 @@ ZH = {
     "checks.scene.boundary.say": "第 8 步悄悄失败：L = M + 1 时不报错，位置 8 读到与位置 0 相同的表行。",
     "checks.scene.angles": "用 bfloat16 算角度",
     "checks.scene.angles.say": "第 9 步：表中 bfloat16 一列随位置增长到 O(1)；float32 保持在 10⁻³ 以下。",
+    "checks.boundary": "抛出 `PositionOutOfRangeError`，理应如此。{msg}",
+    "chk.v.no_error": "没有报错",
+    "chk.c.tensor": "张量",
+    "chk.c.row": "行",
+    "checks.gen.title": "新题：先预测，再揭晓",
+    "checks.gen.intro": (
+        "每个题号生成一道 §08、§17 风格的新题：二维内容向量 q 和 k、一个角度 θ、位于 p 的 Query 和位于 s 的 Key，"
+        "偶尔还会植入“只旋转 Q”的 bug。题号就在本页链接里，讲课时可以把同一道题发给全场：分享链接，大家先预测，再揭晓推导。"),
+    "w.chk_gen_seed": "题号（随机种子）",
+    "w.chk_gen_seed.help": "同一个题号在每台设备上给出同一道题。",
+    "checks.gen.new": "换一道题",
+    "checks.gen.q": (
+        "q = {q}，k = {k}，只有一对维度，θ = {theta}。Query 在 p = {p}，Key 在 s = {s}。"
+        "预测 R(pθ)q 与 R(sθ)k 的两个分量，以及分数 (R(pθ)q)ᵀR(sθ)k。"),
+    "checks.gen.q_only": (
+        "q = {q}，k = {k}，只有一对维度，θ = {theta}，Query 在 p = {p}，Key 在 s = {s}。"
+        "**已植入 bug**：apply_rope 只旋转 Query，Key 保持为 k。预测 R(pθ)q、实际使用的 Key（也就是 k）以及分数 (R(pθ)q)ᵀk。"),
+    "w.chk_gen_q1": "[R(pθ)q]₁",
+    "w.chk_gen_q2": "[R(pθ)q]₂",
+    "w.chk_gen_k1": "[R(sθ)k]₁ 或 k₁",
+    "w.chk_gen_k2": "[R(sθ)k]₂ 或 k₂",
+    "w.chk_gen_score": "分数",
+    "w.chk_gen_reveal": "揭晓推导",
+    "checks.gen.col.what": "所求的数",
+    "checks.gen.col.exact": "精确值",
+    "checks.gen.col.decimal": "小数",
+    "checks.gen.shift_same": (
+        "把两个位置同时平移 Δ = {d}：在 (p, s) = ({p}, {s}) 处分数仍是 {score}，因为只有 s − p 起作用。"
+        "posviz.pe.rope.apply_rope（float32）与精确答案之差不超过 {diff}。"),
+    "checks.gen.shift_changed": (
+        "把两个位置同时平移 Δ = {d}：在 (p, s) = ({p}, {s}) 处分数变成 {score}。只旋转了 Q，分数依赖 p 本身，"
+        "共同平移测试失败。posviz.pe.rope.apply_rope（float32）与精确答案之差不超过 {diff}。"),
+    "checks.gen.shift_coincide": (
+        "把两个位置同时平移 Δ = {d}：对这组向量，在 (p, s) = ({p}, {s}) 处分数碰巧仍是 {score}；但只旋转 Q 时分数依赖 p 本身，"
+        "换一个平移量就会变。posviz.pe.rope.apply_rope（float32）与精确答案之差不超过 {diff}。"),
+    "checks.scene.generator": "给全场的一道题",
+    "checks.scene.generator.say": (
+        "第 22 题：q = [−2, −3]，k = [1, 0]，θ = π/3，p = 2，s = 1。分享链接，每台手机都显示同一道题；"
+        "先预测五个数，再揭晓：分数是 −1 + 3√3/2。"),
 }

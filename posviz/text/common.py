@@ -31,6 +31,7 @@ EN = {
     "ui.scene_hint": "This page has {n} scenes that tell its story: press Next scene (Alt+→ or a presenter's Page Down) to start, Alt+← (Page Up) to go back.",
     "ui.share.local": "This address only works on this computer. For phones in the room, start the app with `--server.address 0.0.0.0` and share this computer's network address, or set POSVIZ_PUBLIC_URL to the public address.",
     "ui.share.lecture": "Lecture-mode link (projector layout), for the lecturer:",
+    "ui.share.too_long": "This link has {n} characters: too long for a QR code. Copy the link above instead.",
 }
 
 ZH = {
@@ -64,4 +65,5 @@ ZH = {
     "ui.scene_hint": "本页有 {n} 个场景串起整个故事：点“下一幕”（Alt+→ 或翻页笔的 Page Down）开始，Alt+←（Page Up）返回。",
     "ui.share.local": "这个地址只在本机有效。要让教室里的手机打开，请用 `--server.address 0.0.0.0` 启动应用并分享本机的局域网地址，或把 POSVIZ_PUBLIC_URL 设为公网地址。",
     "ui.share.lecture": "讲课模式链接（投影布局），供讲师使用：",
+    "ui.share.too_long": "此链接有 {n} 个字符，超出二维码容量。请直接复制上面的链接。",
 }

@@ -17,7 +17,9 @@ evaluation time (no fine-tuning) with s = L_eval / L_train:
 and the learned absolute table twice: "learned" has no row for p >= L_train, so those
 buckets are N/A (None); "learned_clamp" reuses the last row for every p >= L_train.
 """
+import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -25,9 +27,10 @@ import time
 import torch
 from torch.nn import functional as F
 
-from posviz.validate import check_choice, check_int
+from posviz.validate import PosvizError, check_choice, check_float, check_int
+from posviz.pe.rope import wrap_angle
 from posviz.pe.scaling import ntk_aware_base, rope_frequencies
-from posviz.tinylm.model import WEIGHTS_DIR, load_model
+from posviz.tinylm.model import WEIGHTS_DIR, load_manifest, load_model
 from posviz.tinylm.task import IGNORE, make_batch
 
 VARIANTS = ("nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk",
@@ -51,13 +54,17 @@ def bucket_index(length, bucket_size):
 
 
 def bucket_mean(values, mask, bucket_size):
-    """Mean of values [N,L] over the True entries of mask [N,L], per bucket of positions.
+    r"""Mean of values [N,L] over the True entries of mask [N,L], per bucket of positions
+    (with values = 1[prediction = target] it is the accuracy of each bucket).
+
+    Formula:
+        \mathrm{acc}_b=\frac{\#\{i\in b,\ i\ge k:\ \arg\max_v z_{i,v}=x_{i-k}\}}{\#\{i\in b,\ i\ge k\}}
 
     -> (mean Tensor[B] float64, NaN for an empty bucket; count LongTensor[B]),
     B = ceil(L / bucket_size).
     """
     if values.shape != mask.shape or values.ndim != 2:
-        raise ValueError(f"values and mask must both be [N,L], got {tuple(values.shape)}, {tuple(mask.shape)}")
+        raise PosvizError("tinylm_bucket_shapes", values=list(values.shape), mask=list(mask.shape))
     length = values.shape[1]
     idx = bucket_index(length, bucket_size)                                        # [L]
     nb = (length + bucket_size - 1) // bucket_size
@@ -75,12 +82,27 @@ def bucket_accuracy(pred, targets, bucket_size):
 
 
 def attention_entropy(probs):
-    """H_i = -sum_j a_ij ln a_ij for attention probabilities [..., L, S] -> [..., L] (nats)."""
+    r"""Entropy of each query's attention row, in nats; uniform causal attention has ln(i+1).
+
+    Formula:
+        H_i=-\sum_{j\le i} a_{ij}\ln a_{ij}
+        H_i^{\text{uniform}}=\ln(i+1)
+
+    probs [..., L, S] -> [..., L].
+    """
     return -torch.special.xlogy(probs, probs).sum(-1)                              # [..., L] (0 ln 0 = 0)
 
 
 def rope_override(variant, head_dim, base, train_length, eval_length):
-    """(inv_freq [d/2], attention_factor) of a RoPE variant, or None for plain RoPE."""
+    r"""(inv_freq [d/2], attention_factor) of a RoPE variant, or None for plain RoPE; the trained
+    weights are kept, only the frequencies change (no fine-tuning).
+
+    Formula:
+        s=L_\text{eval}/L_\text{train}
+        \text{PI: }\theta_i'=\theta_i/s
+        \text{NTK-aware: }b'=b\,s^{d/(d-2)},\quad \theta_i'=b'^{-2i/d}
+        \text{YaRN: }\theta_i'=(1-\gamma_i)\,\theta_i/s+\gamma_i\,\theta_i,\ \ \gamma_i\in[0,1],\quad q^\top k\times(0.1\ln s+1)^2
+    """
     if variant not in ROPE_SCALINGS:
         return None
     s = max(1.0, eval_length / train_length)
@@ -99,7 +121,8 @@ def prepare(model, variant, eval_length):
     """Set the evaluation-time RoPE frequencies of `model` for `variant`; returns forward kwargs."""
     cfg = model.cfg
     if base_method(variant) != cfg.method:
-        raise ValueError(f"variant must match the model's method {cfg.method!r}, got {variant!r}")
+        raise PosvizError("choice", name="variant", got=repr(variant),
+                          choices=", ".join(v for v in VARIANTS if base_method(v) == cfg.method))
     model.rope_override = rope_override(variant, cfg.head_dim, cfg.rope_base, cfg.max_length, eval_length)
     return {"clamp_positions": variant == "learned_clamp"}
 
@@ -160,8 +183,7 @@ def evaluate_all(*, weights_dir=None, length=512, num_sequences=64, bucket_size=
     """Every variant of every shipped model -> the results dict saved as results.json."""
     torch.set_num_threads(check_int("threads", threads, 1, 64))
     weights_dir = weights_dir or WEIGHTS_DIR
-    with open(os.path.join(weights_dir, "MANIFEST.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    manifest = load_manifest(weights_dir)
     out = dict(length=length, bucket_size=bucket_size, num_sequences=num_sequences, seed=EVAL_SEED,
                buckets=[[b, min(b + bucket_size, length)] for b in range(0, length, bucket_size)],
                variants={})
@@ -207,24 +229,14 @@ def accuracy_at_length(model, *, length, num_sequences=256, offset=2, seed=EVAL_
     return float(((pred == y) & mask).sum()) / float(mask.sum())
 
 
-_MODELS = {}
-
-
-def shipped_model(method):
-    """The shipped model of `method`, loaded once per process (weights_only)."""
-    check_choice("method", method, tuple(dict.fromkeys(base_method(v) for v in VARIANTS)))
-    if method not in _MODELS:
-        _MODELS[method] = load_model(method)
-    return _MODELS[method]
-
-
 @torch.no_grad()
 def attention_map(variant, length, layer, head, *, seed=0):
     """Attention probabilities a_ij of one head for one evaluation sequence -> Tensor[L,L].
 
-    layer, head are 0-based. "learned" beyond its table is not computable (ValueError).
+    layer, head are 0-based. "learned" beyond its table is not computable
+    (pe.learned.PositionOutOfRangeError, the boundary the page explains instead).
     """
-    model = shipped_model(base_method(variant))
+    model = load_model(base_method(variant))   # ~10 ms; the page's view caches the map itself
     cfg = model.cfg
     length = check_int("length", length, 8, MAX_EVAL_LENGTH)
     layer = check_int("layer", layer, 0, cfg.n_layers - 1)
@@ -240,7 +252,7 @@ def attention_map(variant, length, layer, head, *, seed=0):
 
 def live_evaluate(variant, *, length=512, num_sequences=8, seed=0):
     """Recompute the per-bucket numbers of one variant now (fewer sequences than the shipped run)."""
-    model = shipped_model(base_method(variant))
+    model = load_model(base_method(variant))
     seed = check_int("seed", seed, 0, 10**6)
     t0 = time.perf_counter()
     r = evaluate(model, variant, length=length, num_sequences=num_sequences,
@@ -249,10 +261,81 @@ def live_evaluate(variant, *, length=512, num_sequences=8, seed=0):
     return r
 
 
+# ---------------------------------------------------------------- reading the attention maps
+MAX_ALIAS_OFFSET = MAX_EVAL_LENGTH
+
+
+def fast_pairs(inv_freq, train_length):
+    r"""The RoPE pairs that turn a whole circle inside the training range, wavelength 2π/θ_i <= L_train:
+    the model has seen every phase of them, so it can tell offsets apart only modulo their period.
+    inv_freq [d/2] -> list of pair indices (the fastest first)."""
+    inv = torch.as_tensor(inv_freq, dtype=torch.float64)                           # [d/2]
+    train_length = check_int("train_length", train_length, 1, MAX_EVAL_LENGTH)
+    return [i for i, w in enumerate((2 * math.pi / inv).tolist()) if w <= train_length]
+
+
+def phase_aliases(target, inv_freq, train_length, *, max_offset=512, tol=0.7):
+    r"""Offsets whose fast-pair phases nearly repeat those of the offset `target`: a head that finds
+    its key `target` tokens back through the fast pairs scores these offsets almost as high.
+
+    Formula:
+        F=\{i:\ 2\pi/\theta_i\le L_\text{train}\}
+        e(\Delta)=\max_{i\in F}\bigl|\operatorname{wrap}\bigl((\Delta-t)\,\theta_i\bigr)\bigr|,\quad\operatorname{wrap}(x)\in(-\pi,\pi]
+        \Delta\ \text{aliases}\ t\iff e(\Delta)\le\varepsilon,\qquad 0\le\Delta\le\Delta_\max
+
+    target t (an offset i - j), inv_freq θ [d/2] (the model's own float32 frequencies),
+    train_length L_train, max_offset Δ_max, tol ε in radians.
+    -> dict(error: list[Δ_max + 1] e(Δ) in radians, aliases: [Δ with e(Δ) <= ε] (t itself included),
+            pairs: F, wavelengths: [2π/θ_i for i in F]).
+    """
+    max_offset = check_int("max_offset", max_offset, 1, MAX_ALIAS_OFFSET)
+    target = check_int("target", target, 0, max_offset)
+    tol = check_float("tol", tol, 0.0, math.pi)
+    inv = torch.as_tensor(inv_freq, dtype=torch.float32).to(torch.float64)         # [d/2]
+    pairs = fast_pairs(inv, train_length) or [0]                                  # the fastest pair at least
+    delta = torch.arange(max_offset + 1, dtype=torch.float64)                      # [Δ_max+1]
+    phase = (delta - target)[:, None] * inv[pairs][None, :]                        # [Δ_max+1, |F|]
+    err = wrap_angle(phase).abs().amax(-1)                                         # [Δ_max+1]
+    return dict(error=err.tolist(), aliases=torch.nonzero(err <= tol).flatten().tolist(), pairs=pairs,
+                wavelengths=(2 * math.pi / inv[pairs]).tolist())
+
+
+def offset_weights(attention, *, first_query=0):
+    r"""Mean attention weight on each diagonal i − j = Δ, over the queries i >= max(Δ, first_query).
+
+    Formula:
+        \bar a(\Delta)=\frac{1}{\#\{i\ge\max(\Delta,i_0)\}}\sum_{i\ge\max(\Delta,i_0)} a_{i,\,i-\Delta}
+
+    attention [L,L] -> Tensor[L] (NaN where no query qualifies).
+    """
+    a = torch.as_tensor(attention, dtype=torch.float64)                            # [L,L]
+    length = a.shape[-1]
+    first_query = check_int("first_query", first_query, 0, length)
+    i = torch.arange(length)                                                       # [L]
+    d = i[:, None] - i[None, :]                                                    # [L,L] i - j
+    keep = (d >= 0) & (i[:, None] >= first_query)                                  # [L,L]
+    idx = d.clamp_min(0)[keep]                                                     # [K]
+    total = torch.zeros(length, dtype=torch.float64).index_add_(0, idx, a[keep])   # [L]
+    count = torch.zeros(length, dtype=torch.float64).index_add_(0, idx, torch.ones_like(a[keep]))  # [L]
+    return torch.where(count > 0, total / count.clamp_min(1), torch.full_like(total, float("nan")))  # [L]
+
+
+def far_weight(attention, query, distance):
+    r"""Share of query i's attention on keys at least `distance` tokens back.
+
+    Formula:
+        w_\text{far}(i)=\sum_{j\le i-D} a_{ij}
+
+    attention [L,L] -> float.
+    """
+    a = torch.as_tensor(attention, dtype=torch.float64)                            # [L,L]
+    query = check_int("query", query, 0, a.shape[0] - 1)
+    distance = check_int("distance", distance, 0, a.shape[0])
+    return float(a[query, : max(0, query - distance + 1)].sum())
+
+
 def main(argv=None):
     """python -m posviz.tinylm.evaluate [--weights DIR]: rewrite DIR/results.json from the shipped weights."""
-    import argparse
-
     p = argparse.ArgumentParser(prog="python -m posviz.tinylm.evaluate", description=main.__doc__)
     p.add_argument("--weights", default=WEIGHTS_DIR)
     p.add_argument("--threads", type=int, default=1)

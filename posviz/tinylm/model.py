@@ -25,17 +25,15 @@ import os
 import torch
 from torch import nn
 
-from posviz.validate import MAX_LENGTH, check_choice, check_int
+from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
+from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import apply_rope, rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_positions
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
-METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
-
-
-class PositionOutOfRangeError(ValueError):
-    """A learned absolute table has no row for a position >= max_length."""
+# The position method of each shipped tiny model (one model, one weights file per method).
+TRAINED_METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +50,7 @@ class TinyConfig:
     t5_max_distance: int = 128
 
     def __post_init__(self):
-        check_choice("method", self.method, METHODS)
+        check_choice("method", self.method, TRAINED_METHODS)
         check_int("vocab_size", self.vocab_size, 3, 4096)
         check_int("d_model", self.d_model, 8, 256)
         check_int("n_layers", self.n_layers, 1, 8)
@@ -60,8 +58,7 @@ class TinyConfig:
         check_int("mlp_ratio", self.mlp_ratio, 1, 8)
         check_int("max_length", self.max_length, 2, MAX_LENGTH)
         if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
-            raise ValueError(f"d_model must be a multiple of 2*n_heads, got d_model={self.d_model}, "
-                             f"n_heads={self.n_heads}")
+            raise PosvizError("tinylm_heads", d_model=self.d_model, n_heads=self.n_heads)
         if self.method == "t5":   # validates num_buckets / max_distance with posviz.pe.relative's messages
             t5_bucket_matrix(1, bidirectional=False, num_buckets=self.t5_num_buckets,
                              max_distance=self.t5_max_distance)
@@ -82,8 +79,15 @@ class Attention(nn.Module):
         self.out = nn.Linear(cfg.d_model, cfg.d_model)
 
     def forward(self, h, bias, rope):
-        """h [N,L,D], bias [H,L,L] or None, rope (inv_freq, attention_factor) or None
-        -> (output [N,L,D], attention probabilities [N,H,L,L])."""
+        r"""Causal softmax attention of every head, with the position method's bias or rotation.
+
+        Formula:
+            a_{ij}=\mathrm{softmax}_{j\le i}\!\left(\frac{\tilde q_i^\top \tilde k_j}{\sqrt{d_h}}+B_{ij}\right)
+            \tilde q_i=R(i)\,q_i,\quad \tilde k_j=R(j)\,k_j\quad(\text{RoPE})
+
+        h [N,L,D], bias [H,L,L] or None, rope (inv_freq, attention_factor) or None
+        -> (output [N,L,D], attention probabilities [N,H,L,L]).
+        """
         n, length, d = h.shape
         nh, dh = self.cfg.n_heads, self.cfg.head_dim
         q, k, v = self.qkv(h).view(n, length, 3, nh, dh).permute(2, 0, 3, 1, 4)  # [3,N,H,L,dh] -> 3x[N,H,L,dh]
@@ -158,19 +162,20 @@ class TinyLM(nn.Module):
         "learned" with L > max_length raises PositionOutOfRangeError unless
         clamp_positions=True, which reuses the last row for every p >= max_length.
         """
-        if not isinstance(tokens, torch.Tensor) or tokens.ndim != 2:
-            raise ValueError(f"tokens must be a LongTensor [N,L], got {getattr(tokens, 'shape', None)}")
+        tokens = as_tensor("tokens", tokens, ndim=2)                              # [N,L]
+        if tokens.is_floating_point() or tokens.is_complex() or tokens.dtype == torch.bool:
+            raise PosvizError("tinylm_tokens", dtype=str(tokens.dtype).removeprefix("torch."))
         n, length = tokens.shape
         check_int("length (tokens.shape[1])", length, 1, MAX_LENGTH)
         if tokens.numel() and (tokens.min() < 0 or tokens.max() >= self.cfg.vocab_size):
-            raise ValueError(f"tokens must be in [0, {self.cfg.vocab_size - 1}]")
+            bad = int(tokens.min()) if tokens.min() < 0 else int(tokens.max())
+            raise PosvizError("range", name="tokens", lo=0, hi=self.cfg.vocab_size - 1, got=bad)
         h = self.tok(tokens)                                                      # [N,L,D]
         if self.cfg.method == "sinusoidal":
             h = h + sinusoidal_positions(length, self.cfg.d_model)               # [N,L,D]
         elif self.cfg.method == "learned":
             if length > self.cfg.max_length and not clamp_positions:
-                raise PositionOutOfRangeError(
-                    f"length must be <= max_length={self.cfg.max_length} for a learned table, got {length}")
+                raise PositionOutOfRangeError(length, self.cfg.max_length)
             p = torch.arange(length).clamp_max(self.cfg.max_length - 1)           # [L]
             h = h + self.pos(p)                                                   # [N,L,D]
         bias = self._bias(length)
@@ -197,11 +202,16 @@ def save_weights(model, path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def load_manifest(weights_dir=WEIGHTS_DIR):
+    """MANIFEST.json of a weights directory: the command, settings, config and timings of each run."""
+    with open(os.path.join(weights_dir, "MANIFEST.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
 def load_model(method, weights_dir=WEIGHTS_DIR):
     """The shipped model of `method`: config from MANIFEST.json, weights via weights_only."""
-    check_choice("method", method, METHODS)
-    with open(os.path.join(weights_dir, "MANIFEST.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    check_choice("method", method, TRAINED_METHODS)
+    manifest = load_manifest(weights_dir)
     cfg = TinyConfig(**manifest["models"][method]["config"])
     model = TinyLM(cfg)
     state = torch.load(os.path.join(weights_dir, f"{method}.pt"), map_location="cpu", weights_only=True)

@@ -14,7 +14,7 @@ length up to MAX_LENGTH, so a model trained at length 64 can be tested at 512.
 """
 import torch
 
-from posviz.validate import MAX_LENGTH, check_int
+from posviz.validate import MAX_LENGTH, PosvizError, check_int
 
 IGNORE = -100          # target at positions without an answer (cross_entropy ignore_index)
 BOS = 0                # token id at position 0
@@ -41,7 +41,7 @@ def make_batch(batch_size, length, *, vocab_size=32, offset=2, seed=0):
     vocab_size, offset = check_task(vocab_size, offset)
     seed = check_int("seed", seed, 0, 2**62)
     if offset >= length:
-        raise ValueError(f"offset must be < length ({length}), got {offset}")
+        raise PosvizError("range", name="offset", lo=1, hi=length - 1, got=offset)
     g = torch.Generator().manual_seed(seed)
     tokens = torch.randint(1, vocab_size, (batch_size, length), generator=g)   # [N,L]
     tokens[:, 0] = BOS

@@ -33,7 +33,7 @@ from torch.nn import functional as F
 from posviz.validate import check_choice, check_float, check_int
 from posviz.tinylm import evaluate
 from posviz.tinylm.task import IGNORE, make_batch
-from posviz.tinylm.model import METHODS, WEIGHTS_DIR, TinyConfig, TinyLM, save_weights
+from posviz.tinylm.model import TRAINED_METHODS, WEIGHTS_DIR, TinyConfig, TinyLM, save_weights
 
 DEFAULTS = dict(steps=800, seed=0, batch_size=32, length=64, lr=6e-3, warmup=50, vocab_size=32,
                 offset=2, d_model=64, n_layers=2, n_heads=4, threads=1)
@@ -66,7 +66,7 @@ def progress(label, step, steps, loss, t0, stream=sys.stderr):
 def train_one(method, *, steps=800, seed=0, batch_size=32, length=64, lr=6e-3, warmup=50, vocab_size=32,
               offset=2, d_model=64, n_layers=2, n_heads=4, threads=1, quiet=False):
     """Train one TinyLM; return (model, info dict with config, final loss, wall time)."""
-    check_choice("method", method, METHODS)
+    check_choice("method", method, TRAINED_METHODS)
     steps = check_int("steps", steps, 1, 100_000)
     seed = check_int("seed", seed, 0, 2**31)
     batch_size = check_int("batch_size", batch_size, 1, 1024)
@@ -104,19 +104,17 @@ def train_one(method, *, steps=800, seed=0, batch_size=32, length=64, lr=6e-3, w
     return model, info
 
 
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m posviz.tinylm.train", description=__doc__.split("\n")[0])
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--method", choices=METHODS)
+    g.add_argument("--method", choices=TRAINED_METHODS)
     g.add_argument("--all", action="store_true", help="train every method")
     for k, v in DEFAULTS.items():
         p.add_argument(f"--{k.replace('_', '-')}", type=type(v), default=v)
     p.add_argument("--out", default=WEIGHTS_DIR, help="directory for weights and MANIFEST.json")
     p.add_argument("--eval", action="store_true", help="also write results.json (posviz.tinylm.evaluate)")
     args = p.parse_args(argv)
-    methods = list(METHODS) if args.all else [args.method]
+    methods = list(TRAINED_METHODS) if args.all else [args.method]
     settings = {k: getattr(args, k) for k in DEFAULTS}
     os.makedirs(args.out, exist_ok=True)
     man_path = os.path.join(args.out, "MANIFEST.json")

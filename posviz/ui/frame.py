@@ -296,8 +296,12 @@ def _set_present():
 
 @views.cached(shared=True)
 def qr_svg(url):
-    """QR code of `url` as an SVG string (segno, pure Python)."""
-    return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")
+    """QR code of `url` as an SVG string (segno, pure Python), or None when the URL is too long for
+    one (a pasted config.json can make it several KB)."""
+    try:
+        return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")
+    except segno.DataOverflowError:
+        return None
 
 
 def sidebar(page_path):
@@ -315,7 +319,11 @@ def sidebar(page_path):
             st.code(url, language=None, wrap_lines=True)
             st.caption(t("ui.share.help"))
             if url.startswith("http"):
-                st.image(qr_svg(url), width=220)
+                svg = qr_svg(url)
+                if svg is None:
+                    st.info(t("ui.share.too_long", n=len(url)), icon=":material/qr_code_2:")
+                else:
+                    st.image(svg, width=220)
                 if is_local(url):
                     st.warning(t("ui.share.local"), icon=":material/wifi_off:")
             st.caption(t("ui.share.lecture"))

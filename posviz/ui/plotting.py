@@ -48,7 +48,7 @@ def table(data, **kw):
 
 def plot_config(key):
     fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
-    return {"displaylogo": False, "responsive": True,
+    return {"displaylogo": False, "responsive": True, "displayModeBar": "hover",
             "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
 
 

@@ -1,0 +1,47 @@
+"""Every gallery model: posviz vs transformers, as a markdown table (issue 13's "Must show").
+
+    python benchmarks/gallery_check.py [OUT.md]
+
+For each model of posviz/pe/model_configs the config is read by posviz.pe.rope_config.read_model_rope,
+its frequencies computed by posviz.pe.scaling, and compared with the model's own rotary-embedding
+module in transformers (built from the config, no weights): the max relative difference over the
+inv_freq and attention factor of every layer type (and LongRoPE's long factors above L0).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from posviz.pe import models as gallery  # noqa: E402
+from posviz.views import models as view  # noqa: E402
+
+
+def table():
+    rows = ["| model | released | model_type | head_dim | rotary | θ | scaling | trained → max | layers | softmax scale "
+            "| layer types checked | max rel. diff vs transformers |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    worst = 0.0
+    for r in view.table_rows("released"):
+        e = view.entry(r["key"])
+        c = view.transformers_check(e["config_json"])
+        rel = c.get("max_rel", float("inf"))
+        worst = max(worst, rel)
+        pattern = " · ".join(f"{n} {k}" for k, n in r["pattern"].items())
+        scaling = r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else "")
+        checked = ", ".join(row[0] for row in c.get("rows", [])) or c.get("error", "")
+        rows.append(f"| [{r['name']}]({r['source'].split(' ')[0]}) | {r['released']} | {e['model_type']} | {r['head_dim']} "
+                    f"| {r['rotary_dim']} | {r['theta']} | {scaling} | {r['trained']:,} → {r['max_length']:,} | {pattern} "
+                    f"| {r['softmax']:.4f} | {checked} | {rel:.1e} |")
+    version = view.transformers_check(view.entry(gallery.KEYS[0])["config_json"])["version"]
+    head = (f"# Gallery: posviz vs transformers {version}\n\n{len(gallery.KEYS)} models; worst max relative difference "
+            f"{worst:.1e} (budget 1e-6).\n\n")
+    return head + "\n".join(rows) + "\n", worst
+
+
+if __name__ == "__main__":
+    text, worst = table()
+    print(text)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w", encoding="utf-8") as f:
+            f.write(text)
+    sys.exit(0 if worst <= 1e-6 else 1)

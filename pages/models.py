@@ -1,0 +1,72 @@
+"""Real models side by side: every RoPE setting of the gallery (published config.json files, read as
+transformers reads them), each model's layers as RoPE / local / global / NoPE, and two or more
+models' wavelengths and decay on one axis against their trained and maximum lengths."""
+import streamlit as st
+
+from posviz import ui
+from posviz.figures import models as fm
+from posviz.pe import models as gallery
+from posviz.pe import rope_config, scaling
+from posviz.views import models as view
+
+
+def t(key, **fmt): return ui.t(f"models.{key}", **fmt)  # noqa: E704
+
+
+def pattern(counts):
+    return " · ".join(f"{n} {t(f'strip.{c}')}" for c, n in counts.items())
+
+
+ui.header("models")
+
+# ---------------------------------------------------------------- the table
+st.subheader(t("table.title"))
+st.markdown(t("table.text", n=len(gallery.KEYS)))
+order = ui.select("models_sort", view.SORT_KEYS, "released")
+rows = view.table_rows(order)
+ui.table([{t("col.name"): r["name"], t("col.released"): r["released"], t("col.head_dim"): r["head_dim"],
+           t("col.rotary"): r["rotary_dim"], t("col.theta"): r["theta"],
+           t("col.scaling"): r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else ""),
+           t("col.lengths"): f"{r['trained']:,} → {r['max_length']:,}", t("col.pattern"): pattern(r["pattern"]),
+           t("col.softmax"): f"{r['softmax']:.4f}", t("col.source"): r["repo"] if ui.present() else r["source"]}
+          for r in rows],   # lecture mode: a plain table, the repo name instead of the whole address
+         column_config={t("col.source"): st.column_config.LinkColumn(
+             t("col.source"), display_text=r"https://huggingface\.co/([^/ ]+/[^/ ]+).*")})
+ui.explain(rope_config.read_model_rope, view.describe, note=t("table.note"))
+
+# ---------------------------------------------------------------- pick and compare
+st.subheader(t("pick.title"))
+picked = ui.multiselect("models_pick", gallery.KEYS, view.DEFAULT_PICK, max_selections=6)
+if len(picked) < 2:
+    st.info(t("pick.fewer"))
+else:
+    keys = tuple(picked)
+    entries = [view.entry(k) for k in keys]
+    st.markdown(t("strip.text"))
+    ui.plot(fm.layer_strip_figure, [e["strip"] for e in entries], [e["name"] for e in entries], key="models_strip",
+            labels={**{c: t(f"strip.{c}") for c in view.STRIP}, "title": t("strip.title"), "x": t("strip.x")})
+    ui.explain(view.layer_strip)
+    cmp = view.compare(keys)
+    st.subheader(t("wave.title"))
+    st.markdown(t("wave.text"))
+    ui.plot(fm.wavelength_compare_figure, [{**m, "name": t("wave.name", name=m["name"], trained=f"{m['trained']:,}",
+                                                           longest=f"{m['max_length']:,}")} for m in cmp["models"]],
+            key="models_wave", labels={"title": t("fig.wave.title"), "x": t("fig.wave.x"), "y": t("fig.wave.y"),
+                                       "trained": t("fig.wave.trained"), "max": t("fig.wave.max")})
+    ui.explain(scaling.pair_wavelengths, scaling.rope_frequencies)
+    st.subheader(t("decay.title"))
+    st.markdown(t("decay.text"))
+    ui.plot(fm.decay_compare_figure, cmp["distances"], [(m["name"], m["score"], m["max_length"]) for m in cmp["models"]],
+            key="models_decay", labels={"title": t("fig.decay.title"), "x": t("fig.decay.x"), "y": t("fig.decay.y")})
+    ui.explain(view.compare, scaling.ones_score, note=t("decay.note"))
+    st.subheader(t("check.title"))
+    checks = [(e, view.transformers_check(e["config_json"])) for e in entries]
+    ui.table([{t("col.name"): e["name"], t("check.version"): c["version"],
+               t("check.rel"): f"{c['max_rel']:.1e}" if "max_rel" in c else c["error"]} for e, c in checks])
+    st.caption(t("check.text"))
+
+with st.expander(t("all.title"), icon=":material/view_week:"):
+    everyone = [view.entry(k) for k in gallery.KEYS]
+    ui.plot(fm.layer_strip_figure, [e["strip"] for e in everyone], [e["name"] for e in everyone], key="models_strip_all",
+            labels={**{c: t(f"strip.{c}") for c in view.STRIP}, "title": t("all.title"), "x": t("strip.x")})
+st.page_link("pages/extrapolation.py", label=ui.t("nav.extrapolation"), icon=":material/arrow_forward:")

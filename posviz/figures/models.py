@@ -1,0 +1,94 @@
+"""Figures of the models page: every layer of each model as RoPE / local / global / NoPE / linear,
+and several models' wavelengths and decay on one axis against their trained and maximum lengths.
+
+Builders take arrays and one `labels` dict of already translated strings; one panel each.
+"""
+import numpy as np
+import plotly.graph_objects as go
+
+from posviz.figures import style
+
+STRIP = ("rope", "local", "global", "nope", "linear")
+STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
+                "nope": style.PALETTE[1], "linear": "#B8B8B8"}
+MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALETTE[4], style.PALETTE[1],
+                "#000000", style.PALETTE[5])
+
+
+def _finish(fig, labels, height):
+    style.layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height)
+    # legend below the plot (it wraps into several rows on a phone and would run into the title above)
+    # (about 78 px under the plot area, clear of the x-axis title; plotly grows the bottom margin to fit it)
+    below = -min(0.6, 78 / max(120, height - 124))
+    fig.update_layout(margin=dict(t=64), title=dict(y=0.985, yanchor="top"),
+                      legend=dict(orientation="h", x=0, xanchor="left", y=below, yanchor="top", font=dict(size=13)))
+    fig.update_xaxes(title_standoff=6)
+    return fig
+
+
+def layer_strip_figure(strips, names, *, labels, height=None):
+    """One row per model, one cell per layer, coloured by what the layer does with positions.
+
+    strips: [[category per layer]] (categories of STRIP); names: row labels; labels: title, x, and
+    one name per category (labels["rope"], labels["local"], ...)."""
+    n = max((len(s) for s in strips), default=1)
+    code = {c: i for i, c in enumerate(STRIP)}
+    z = np.full((len(strips), n), np.nan, dtype=np.float32)
+    text = [["" for _ in range(n)] for _ in strips]
+    for r, s in enumerate(strips):
+        for i, c in enumerate(s):
+            z[r, i] = code[c]
+            text[r][i] = labels[c]
+    k = len(STRIP)
+    scale = []
+    for i, c in enumerate(STRIP):
+        scale += [[i / k, STRIP_COLORS[c]], [(i + 1) / k, STRIP_COLORS[c]]]
+    fig = go.Figure(go.Heatmap(z=z[::-1], x=np.arange(n), y=list(names)[::-1], text=text[::-1], zmin=-0.5,
+                               zmax=k - 0.5, colorscale=scale, showscale=False, xgap=1, ygap=4,
+                               hovertemplate="%{y}<br>%{x}: %{text}<extra></extra>"))
+    used = [c for c in STRIP if any(c in s for s in strips)]
+    for c in used:   # legend entries (a heatmap has none of its own)
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=labels[c], showlegend=True,
+                                 marker=dict(size=12, symbol="square", color=STRIP_COLORS[c])))
+    fig = _finish(fig, labels, height or 200 + 46 * len(strips))
+    fig.update_yaxes(automargin=True, showgrid=False)
+    fig.update_xaxes(showgrid=False)
+    return fig
+
+
+def wavelength_compare_figure(models, *, labels, height=540):
+    """Each model's pair wavelengths (log y) against the relative pair index i/(d/2) (so models of
+    different widths share the x axis), with its trained (solid) and maximum (dashed) lengths as
+    horizontal lines of its colour. models: [{"name", "x", "wavelengths", "trained", "max_length"}]."""
+    fig = go.Figure()
+    for j, m in enumerate(models):
+        color = MODEL_COLORS[j % len(MODEL_COLORS)]
+        fig.add_trace(go.Scatter(x=style.f32(m["x"]), y=style.f32(m["wavelengths"]), mode="lines+markers",
+                                 name=m["name"], line=dict(color=color, width=2), marker=dict(size=4),
+                                 hovertemplate=m["name"] + "<br>i/(d/2)=%{x:.3f}<br>λ=%{y:.4g}<extra></extra>"))
+        for length, dash in ((m["trained"], "solid"), (m["max_length"], "dash")):
+            if length:
+                fig.add_hline(y=length, line=dict(color=color, dash=dash, width=1.3), opacity=0.8)
+    for name, dash in ((labels["trained"], "solid"), (labels["max"], "dash")):   # what the line styles mean
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
+                                 line=dict(color="#555", dash=dash, width=1.3)))
+    fig.update_yaxes(type="log", exponentformat="power", dtick=1)
+    fig.update_xaxes(range=[0, 1])
+    return _finish(fig, labels, height)
+
+
+def decay_compare_figure(distances, curves, *, labels, height=500):
+    """The q = k = 1 score of each model vs distance (log x), its maximum length dotted.
+    curves: [(name, score [R], max_length)]."""
+    r = np.asarray(distances, dtype=np.float64)
+    keep = r >= 1
+    fig = go.Figure()
+    for j, (name, score, longest) in enumerate(curves):
+        color = MODEL_COLORS[j % len(MODEL_COLORS)]
+        x, y = style.line_xy(r[keep], np.asarray(score, dtype=np.float64)[keep])
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name, line=dict(color=color, width=1.6),
+                                 hovertemplate=name + "<br>r=%{x:.0f}<br>%{y:.4f}<extra></extra>"))
+        if longest:
+            fig.add_vline(x=longest, line=dict(color=color, dash="dot", width=1.3))
+    fig.update_xaxes(type="log", exponentformat="power", dtick=1)
+    return _finish(fig, labels, height)

@@ -1,0 +1,164 @@
+r"""Views of the extrapolation page: one model's spectrum against the compared scaling methods, and
+what a (pasted or gallery) config says per layer type. Plain arguments in; numpy arrays, floats
+and dicts out (cached).
+"""
+import json
+
+import numpy as np
+import torch
+
+from posviz.pe import scaling
+from posviz.validate import PosvizError, check_choice, check_int, MAX_POSITION
+from posviz.views import cached
+
+HEAD_DIMS = (16, 32, 64, 80, 96, 128, 160, 192, 256)
+THETAS = (10000.0, 50000.0, 100000.0, 500000.0, 1000000.0, 10000000.0)
+FALLBACK = "llama31_8b"
+# Layer types with a name in posviz.text (others are shown as they are spelled in the config).
+LAYER_TYPES = ("default", "full_attention", "sliding_attention", "chunked_attention")
+# Notes of posviz.pe.rope_config the page turns into sentences (text key extrapolation.note.<code>).
+NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from", "fixed_base", "theta_default",
+              "theta_class_default", "partial", "nope", "softmax", "ignored", "su")
+
+
+def _np(t):
+    return t.numpy() if hasattr(t, "numpy") else t
+
+
+@cached
+def analysis(rotary_dim, params_json, train_length, target_length, method="model", n_distances=1200):
+    r"""Everything the page's five figures draw, for one spectrum and one focus method.
+
+    Formula:
+        \theta_i = b^{-2i/d}\ \text{(trained)},\qquad s = L_{\mathrm{target}} / L_{\mathrm{train}}\ \text{(every compared method)}
+        \rho_i = \theta'_i / \theta_i,\qquad \text{factor} = \text{the model's own factor (focus "model") or } s
+
+    The trained spectrum is the default RoPE of the model's rope_theta. Every method of
+    SCALING_METHODS is evaluated with s; "model" is the model's own rope_parameters (dynamic and
+    LongRoPE evaluated at seq_len = L_target). Returns numpy arrays and floats: theta, curves
+    {method: (inv_freq, attention)}, ratio, bands, factor (the one the ratio chart divides by),
+    s, wavelengths, wavelengths_selected, n_long, seen, needed, never_seen, distances, scores,
+    yarn_range, llama3_edges, ntk_base.
+    """
+    params = {k: v for k, v in json.loads(params_json).items() if k not in ("partial_rotary_factor", "mrope_section")}
+    d, model = scaling.check_rope_parameters(rotary_dim, params)
+    train_length = check_int("train_length", train_length, 1, MAX_POSITION)
+    target_length = check_int("target_length", target_length, 1, MAX_POSITION)
+    method = check_choice("method", method, scaling.SCALING_METHODS + ("model",))
+    base = model["rope_theta"]
+    theta, _ = scaling.rope_frequencies(d, {"rope_type": "default", "rope_theta": base})    # [d/2]
+    curves = {}
+    yarn_like = model if model["rope_type"] == "yarn" else None
+    llama_like = model if model["rope_type"] == "llama3" else None
+    for m in scaling.SCALING_METHODS:
+        if m in ("ntk", "dynamic") and d < 4:
+            continue
+        p, seq = scaling.method_parameters(m, d, base, train_length, target_length, yarn=yarn_like, llama3=llama_like)
+        curves[m] = scaling.rope_frequencies(d, p, seq_len=seq)                      # ([d/2], a)
+    seq = target_length if model["rope_type"] in ("dynamic", "longrope") else None
+    curves["model"] = scaling.rope_frequencies(d, model, seq_len=seq)               # ([d/2], a)
+    if method not in curves:
+        raise PosvizError("at_least", name="head_dim", lo=4, got=d)
+    s = scaling.comparison_factor(train_length, target_length)
+    factor = model.get("factor", 1.0) if method == "model" else s
+    if method == "model" and model["rope_type"] in ("dynamic", "longrope"):
+        factor = float(theta[-1] / curves["model"][0][-1])     # effective factor on the slowest pair
+    sel, _ = curves[method]                                                          # [d/2]
+    ratio = scaling.frequency_ratio(sel, theta)                                      # [d/2]
+    seen, needed, never = scaling.phase_coverage(theta, sel, train_length, target_length)   # [d/2] x3
+    r = scaling.log_distances(target_length, n_distances)                           # [R]
+    scores = {m: scaling.ones_score(inv, r, a).numpy() for m, (inv, a) in curves.items()}  # {m: [R]}
+    yarn_p = yarn_like or scaling.method_parameters("yarn", max(d, 4), base, train_length, target_length)[0]
+    yarn_range = scaling.yarn_correction_range(d, scaling.check_rope_parameters(d, yarn_p)[1])
+    llama_p = llama_like or scaling.method_parameters("llama3", max(d, 4), base, train_length, target_length)[0]
+    lb = scaling.llama3_bands(d, llama_p)                                           # [d/2]
+    edges = [i + 0.5 for i in range(d // 2 - 1) if lb[i] != lb[i + 1]]
+    lam = scaling.pair_wavelengths(theta)                                            # [d/2]
+    bands = scaling.band_of_ratio(ratio, max(1.0, factor))                          # [d/2]
+    return {"theta": theta.numpy(), "curves": {m: (inv.numpy(), a) for m, (inv, a) in curves.items()},
+            "ratio": ratio.numpy(), "bands": bands.numpy(), "band_counts": [int((bands == b).sum()) for b in (0, 1, 2)],
+            "factor": float(factor), "s": s, "wavelengths": lam.numpy(),
+            "wavelengths_selected": scaling.pair_wavelengths(sel).numpy(), "n_long": int((lam > train_length).sum()),
+            "seen": seen.numpy(), "needed": needed.numpy(), "never_seen": never.numpy(), "distances": r.numpy(),
+            "scores": scores, "yarn_range": tuple(float(x) for x in yarn_range), "llama3_edges": edges,
+            "ntk_base": scaling.ntk_aware_base(base, s, d) if d >= 4 else base}
+
+
+@cached
+def layer_curves(types_json, target_length, n_distances=900):
+    r"""Each layer type's own spectrum and decay on shared axes (Gemma 3's local and global layers,
+    LongRoPE's short and long factor sets) -> {"distances", "curves": [[name, inv_freq, score]]}.
+
+    Formula:
+        \frac{(R_m q)^\top (R_{m+r} k)}{d} = a^2\,\frac{1}{d/2}\sum_i \cos(r\,\theta'_i)
+
+    types_json: {name: [inv_freq list, attention factor]} (from posviz.views.models.read).
+    """
+    target_length = check_int("target_length", target_length, 1, MAX_POSITION)
+    types = json.loads(types_json)
+    r = scaling.log_distances(target_length, n_distances)                           # [R]
+    out = []
+    for name, (inv, a, _) in types.items():
+        inv = torch.tensor(inv, dtype=torch.float32)                                 # [d/2]
+        out.append([name, inv.numpy(), scaling.ones_score(inv, r, a).numpy()])
+    switch = next((s for _, _, s in types.values() if s), None)
+    return {"distances": r.numpy(), "curves": out, "switch": switch}
+
+
+def curve_inputs(model):
+    """The layer-type curves of a described model (views.models.read / entry) as JSON for
+    layer_curves: "<type>", or for LongRoPE "<type>:short" and "<type>:long"."""
+    out = {}
+    for key, t in model["types"].items():
+        switch = t["params"].get("original_max_position_embeddings") if "inv_long" in t else None
+        out[key + (":short" if switch else "")] = [np.asarray(t["inv_freq"], dtype=np.float64).tolist(),
+                                                  t["attention"], switch]
+        if "inv_long" in t:
+            out[key + ":long"] = [np.asarray(t["inv_long"], dtype=np.float64).tolist(), t["attention_long"], switch]
+    return json.dumps(out)
+
+
+def type_rows(model):
+    """One row per layer type of a described model: type, layers, rope_type, theta, factor,
+    rotated dims, attention factor (short -> long for LongRoPE) -- the page names the columns."""
+    rows = []
+    for key, t in model["types"].items():
+        p = t["params"]
+        att = " → ".join(f"{a:.4f}" for a in (t["attention"], t.get("attention_long")) if a is not None)
+        rows.append({"type": key, "layers": t["layers"], "rope_type": p["rope_type"], "theta": f"{p['rope_theta']:g}",
+                     "factor": f"{p.get('factor', 1):g}", "rotary": f"{t['rotary_dim']} / {model['head_dim']}",
+                     "attention": att})
+    return rows
+
+
+def custom_params(theta):
+    """The custom model's parameters (plain RoPE of base theta) as JSON for `analysis`."""
+    return json.dumps({"rope_type": "default", "rope_theta": float(theta)})
+
+
+def spectrum_inputs(model, layer_type=None):
+    """(rotary_dim, params_json) of one layer type of a described model for `analysis`."""
+    t = model["types"][layer_type if layer_type in model["types"] else model["main"]]
+    params = {k: v for k, v in t["params"].items() if k not in ("partial_rotary_factor", "mrope_section")}
+    return t["rotary_dim"], json.dumps(params, sort_keys=True)
+
+
+def mrope_sections(section):
+    """M-RoPE's pairs per axis -> [(first pair, last pair + 1, axis index)]: temporal, height, width."""
+    out, start = [], 0
+    for i, n in enumerate(section or []):
+        out.append((start, start + n, i))
+        start += n
+    return out
+
+
+def query_temperature(floor_scale, attn_scale, max_position, n=400):
+    r"""Llama 4's query temperature on its NoPE layers, per position -> (positions, scale).
+
+    Formula:
+        \tau(p) = 1 + \alpha \ln\!\big(1 + \lfloor (p+1) / F \rfloor\big)
+
+    (alpha = attn_scale, F = floor_scale; queries are multiplied by tau(p) before attention.)
+    """
+    p = np.unique(np.round(np.logspace(0, np.log10(max(max_position, 2)), n))).astype(np.int64)   # [P]
+    return p, 1.0 + attn_scale * np.log1p(np.floor((p + 1.0) / floor_scale))

@@ -1,0 +1,205 @@
+"""Views of the gallery and of a pasted config: what a model's config says about positions, as
+plain numbers / arrays / dicts (cached), and the live check against transformers.
+
+Used by pages/models.py and pages/extrapolation.py.
+"""
+import importlib
+import json
+import math
+
+import numpy as np
+import torch
+
+from posviz.pe import models as gallery
+from posviz.pe import rope_config, scaling
+from posviz.validate import MAX_POSITION, PosvizError
+from posviz.views import cached
+
+# Strip categories of a layer (figures/models.py colours them).
+STRIP = ("rope", "local", "global", "nope", "linear")
+LOCAL_KINDS = ("sliding_attention", "chunked_attention")
+DEFAULT_PICK = ("llama31_8b", "gemma3_27b", "deepseek_v3")
+
+
+def layer_strip(model):
+    """Per layer: "rope" (all layers alike), "local" (sliding / chunked window with RoPE), "global"
+    (full attention beside local layers), "nope" (attention without RoPE), "linear" (no attention)."""
+    kinds = model.layer_kinds or ["full_attention"] * len(model.layer_rope)
+    mixed = any(k in LOCAL_KINDS for k in kinds) or len(set(model.layer_rope) - {"nope"}) > 1
+    out = []
+    for kind, rope in zip(kinds, model.layer_rope):
+        if kind in rope_config.NO_ATTENTION_KINDS:
+            out.append("linear")
+        elif rope == "nope":
+            out.append("nope")
+        elif kind in LOCAL_KINDS:
+            out.append("local")
+        else:
+            out.append("global" if mixed else "rope")
+    return out
+
+
+def _plain_params(p):
+    return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in p.items()}
+
+
+def describe(model):
+    """A ModelRope as plain data: per layer type its parameters, frequencies (short and, for
+    LongRoPE, long), attention factor; the strip; lengths; notes."""
+    types = {}
+    for key, lr in model.rope.items():
+        inv, a = lr.frequencies()                                                     # [r/2]
+        p = lr.rope_parameters
+        t = {"params": _plain_params(p), "rotary_dim": lr.rotary_dim, "inv_freq": inv.numpy(),
+             "attention": a, "layers": model.layer_rope.count(key)}
+        if p["rope_type"] == "longrope":
+            inv_l, a_l = lr.frequencies(seq_len=p["original_max_position_embeddings"] + 1)   # [r/2]
+            t.update(inv_long=inv_l.numpy(), attention_long=a_l)
+        types[key] = t
+    return {"model_type": model.model_type, "head_dim": model.head_dim, "rotary_dim": model.rotary_dim,
+            "trained": model.trained_length, "max_length": model.max_length, "layer_rope": list(model.layer_rope),
+            "strip": layer_strip(model), "softmax_scale": model.softmax_scale,
+            "mrope_section": model.mrope_section, "layout": model.layout, "temperature": model.query_temperature,
+            "notes": [list(n) for n in model.notes], "main": rope_config.main_layer_type(model), "types": types}
+
+
+@cached(max_entries=256)
+def read(config_text):
+    """A pasted config.json (text) -> describe(read_model_rope(...)). Errors propagate (PosvizError)."""
+    return describe(rope_config.read_model_rope(config_text))
+
+
+@cached(max_entries=256)
+def read_pasted(config_text):
+    """read() for the paste box: {"model": ...} or {"code", "params", "boundary"} of the error (so
+    the page shows it in the user's language; cached like a success)."""
+    try:
+        return {"model": read(config_text)}
+    except PosvizError as e:
+        return {"code": e.code, "params": {k: str(v)[:300] for k, v in e.params.items()}, "boundary": e.boundary}
+
+
+@cached(max_entries=64)
+def entry(key):
+    """One gallery model: its data-file fields and describe() of its reading."""
+    m = gallery.model(key)
+    out = {k: m[k] for k in ("key", "name", "repo", "source", "released", "check", "l_train", "l_target")}
+    out["config_json"] = gallery.config_json(key)
+    return {**out, **describe(m["rope"])}
+
+
+def _pattern(strip):
+    """Layer pattern as counts, e.g. {"local": 52, "global": 10}."""
+    return {c: strip.count(c) for c in STRIP if c in strip}
+
+
+SORT_KEYS = ("released", "name", "head_dim", "rotary_dim", "theta", "trained", "max_length")
+
+
+@cached(max_entries=16)
+def table_rows(order="released"):
+    """One row per gallery model, sorted by `order` (one of SORT_KEYS): the table of pages/models.py
+    (plain values; the page labels them)."""
+    rows = []
+    for key in gallery.KEYS:
+        e = entry(key)
+        main = e["types"][e["main"]]["params"]
+        thetas = sorted({t["params"]["rope_theta"] for t in e["types"].values()})
+        rows.append({"key": key, "name": e["name"], "released": e["released"], "head_dim": e["head_dim"],
+                     "rotary_dim": e["rotary_dim"], "theta": " / ".join(f"{x:g}" for x in thetas), "theta_max": thetas[-1],
+                     "scaling": main["rope_type"], "factor": main.get("factor"),
+                     "trained": e["trained"], "max_length": e["max_length"], "pattern": _pattern(e["strip"]),
+                     "layers": len(e["strip"]), "softmax": e["softmax_scale"], "source": e["source"],
+                     "repo": e["repo"]})
+    order = order if order in SORT_KEYS else "released"
+    sort = "theta_max" if order == "theta" else order
+    return sorted(rows, key=lambda r: (r[sort], r["name"]), reverse=order not in ("released", "name"))
+
+
+@cached(max_entries=32)
+def compare(keys, n_distances=600):
+    """Several gallery models on one axis: wavelengths of the main layer type's pairs (x = pair
+    index / number of pairs), trained and maximum lengths, and the q = k = 1 score (ones_score)
+    out to the longest maximum length."""
+    models = [entry(k) for k in keys]
+    longest = min(MAX_POSITION, max(max(m["max_length"] or 1, m["l_target"]) for m in models))
+    r = scaling.log_distances(longest, n_distances)                                   # [R]
+    out = []
+    for m in models:
+        t = m["types"][m["main"]]
+        inv = torch.as_tensor(t["inv_freq"])                                          # [r/2]
+        lam = scaling.pair_wavelengths(inv).numpy()                                   # [r/2]
+        out.append({"key": m["key"], "name": m["name"], "wavelengths": lam,
+                    "x": (np.arange(lam.size) + 0.5) / lam.size, "trained": m["trained"],
+                    "max_length": min(m["max_length"] or m["trained"], MAX_POSITION),
+                    "score": scaling.ones_score(inv, r, t["attention"]).numpy()})
+    return {"distances": r.numpy(), "models": out}
+
+
+# ---------------------------------------------------------------- the live check
+def _hf_modules(tc):
+    """transformers' modeling module of a text config and its text rotary-embedding class."""
+    name = type(tc).__module__.replace(".configuration_", ".modeling_")
+    module = importlib.import_module(name)
+    classes = [c for n, c in vars(module).items() if isinstance(c, type) and n.endswith("RotaryEmbedding")
+               and "Vision" not in n and c.__module__ == module.__name__]
+    return module, classes[0]
+
+
+def _rel(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300))) if a.shape == b.shape else math.inf
+
+
+def reference_frequencies(config):
+    """transformers' own numbers for a config dict: {layer type: (inv_freq, attention_scaling)}
+    (+ "<type>:long" for LongRoPE above its original length), from the model's rotary-embedding
+    module built on the config (no weights, no download). The reference only: posviz's numbers
+    never come from here."""
+    hf = rope_config._transformers()
+    with rope_config.HF_LOCK:
+        tc = hf.AutoConfig.for_model(config["model_type"], **{k: v for k, v in config.items() if k != "model_type"}
+                                     ).get_text_config(decoder=True)
+        _, cls = _hf_modules(tc)
+        emb = cls(tc)
+    out = {}
+    if hasattr(emb, "embed_positions"):                       # GPT-J: a sin / cos table
+        table = emb.embed_positions[1]                                                # [r]
+        half = table.shape[0] // 2
+        out["default"] = (torch.atan2(table[:half].double(), table[half:].double()).numpy(), 1.0)
+        return out
+    if hasattr(emb, "inv_freq"):
+        out["default"] = (emb.inv_freq.numpy(), float(emb.attention_scaling))
+    for lt in getattr(emb, "layer_types", []) or []:
+        if hasattr(emb, f"{lt}_inv_freq"):
+            out[lt] = (getattr(emb, f"{lt}_inv_freq").numpy(), float(getattr(emb, f"{lt}_attention_scaling")))
+    rp = tc.rope_parameters
+    if isinstance(rp, dict) and rp.get("rope_type") == "longrope":
+        inv, a = hf.modeling_rope_utils.ROPE_INIT_FUNCTIONS["longrope"](
+            tc, None, seq_len=rp["original_max_position_embeddings"] + 1)
+        out["default:long"] = (inv.numpy(), float(a))
+    return out
+
+
+@cached(max_entries=128)
+def transformers_check(config_text):
+    """posviz vs transformers for one config: max relative difference over every layer type's
+    inv_freq and attention factor -> {"version", "max_rel", "rows": [[type, rel_inv, rel_att]]},
+    or {"version", "error": text} when transformers cannot build the module."""
+    version = rope_config.transformers_version()
+    try:
+        model = read(config_text)
+        cfg = json.loads(config_text)
+        if not model["model_type"] or not rope_config.known_model_type(model["model_type"]):
+            return {"version": version, "error": "model type unknown to transformers"}
+        ref = reference_frequencies(cfg)
+    except Exception as e:   # the check is informative: a failure is reported, never raised
+        return {"version": version, "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}
+    rows = []
+    for key, (inv, a) in ref.items():
+        lt, _, long = key.partition(":")
+        t = model["types"].get(lt) or model["types"].get(model["main"])
+        ours, att = (t["inv_long"], t["attention_long"]) if long else (t["inv_freq"], t["attention"])
+        rows.append([key, _rel(ours, inv), _rel([att], [a])])
+    worst = max((max(r[1], r[2]) for r in rows), default=math.inf)
+    return {"version": version, "max_rel": worst, "rows": rows}
