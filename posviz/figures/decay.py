@@ -1,12 +1,9 @@
 """Figures of the long-term decay page: score vs relative distance on one normalised axis.
 
-Normalisation (so RoPE, ALiBi and sinusoidal curves share the y-axis; see posviz.pe.decay):
-- RoFormer bound B(r) / B(0), B(0) = d/4 + 1/2;
-- q = k = 1 RoPE score / d (= mean_i cos(r theta_i));
-- random q, k: score / (|q| |k|) (already normalised by posviz.pe.decay.random_score_band);
-- sinusoidal PE(p).PE(p+r) / (D/2);
-- ALiBi: 1 - m_h r (a content score of 1 plus the bias -m_h r).
-Builders take arrays (numpy or torch) and a `t(key, **fmt)` function for the labels.
+Builders take curves already on the shared axis (posviz.views.decay normalises them: each divided by
+its value at r = 0; ALiBi as 1 - m_h r) and ONE `labels` dict of translated strings. A trace name that
+depends on its curve is a template whose fields the builder fills: {base} (e.g. "1e4"), {h}, {m},
+{dim}, {i}, {theta}, {r}, {v}.
 """
 import numpy as np
 import plotly.graph_objects as go
@@ -14,6 +11,7 @@ import plotly.graph_objects as go
 from posviz.figures import style
 
 Y_RANGE = (-1.1, 1.1)
+CLEAR = "rgba(0,0,0,0)"   # the band's edges: invisible even where lecture mode thickens every line
 ALIBI_DASHES = ("dash", "longdash", "dot", "longdashdot")
 MARKERS_UP_TO = 160   # below this many distances, draw markers: scores exist only at integer r
 
@@ -33,113 +31,112 @@ def _base_label(base):
     return f"{mant:g}e{exp}"
 
 
-def _axes(fig, r, log_x, t):
-    """Fixed y range, linear or log x, and the legend under the plot (long legends never cover
-    the title) -- one update_layout call (plotly updates are the slow part of a rerun)."""
-    n_items = sum(1 for tr in fig.data if tr.showlegend is not False)
+def _figure(traces, labels, r, log_x, height):
+    """The house layout (style.layout) as a dict with a fixed y range, linear or log x, the title below
+    plotly's toolbar (a phone shows it all the time) and the legend in rows of its own at the bottom of
+    the figure, never on the axis title (a phone stacks one item per row). Plain dicts, wrapped without
+    plotly's validation (it costs ~20x the build; the tests validate every figure)."""
+    n_items = sum(1 for tr in traces if tr.get("showlegend") is not False)
     r = np.asarray(r)
     r_max = float(r.max()) if r.size else 1.0
-    xaxis = (dict(type="log", range=[0, np.log10(max(r_max, 2.0))]) if log_x
-             else dict(type="linear", range=[0, max(r_max, 1.0)]))
-    fig.update_layout(
-        legend=dict(orientation="h", yanchor="top", y=-0.2, x=0, xanchor="left", traceorder="normal",
-                    font=dict(size=13)),
-        margin=dict(b=80), height=(fig.layout.height or 420) + 12 * ((n_items + 1) // 2),
-        xaxis=xaxis, yaxis=dict(range=list(Y_RANGE), zeroline=True, zerolinecolor="#888", zerolinewidth=1))
-    return fig
+    xaxis = ({"type": "log", "range": [0, float(np.log10(max(r_max, 2.0)))]} if log_x
+             else {"type": "linear", "range": [0, max(r_max, 1.0)]})
+    lay = {"font": style.FONT, "height": height + 22 * n_items, "showlegend": True,
+           "margin": {"l": 60, "r": 20, "t": 60, "b": 40},
+           "title": {"text": labels["title"], "x": 0.01, "xanchor": "left", "yref": "container", "y": 1.0,
+                     "yanchor": "top", "pad": {"t": 34}, "automargin": True},
+           "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0,
+                      "xanchor": "left", "traceorder": "normal", "font": {"size": 13}},
+           "xaxis": {**xaxis, "title": {"text": labels["x"]}},
+           "yaxis": {"range": list(Y_RANGE), "zeroline": True, "zerolinecolor": "#888", "zerolinewidth": 1,
+                     "title": {"text": labels["y"]}}}
+    return go.Figure({"data": traces, "layout": lay}, _validate=False)
 
 
 def _line(x, y, **kw):
     x32, y32 = style.line_xy(x, y)
     mode = "lines+markers" if len(x32) <= MARKERS_UP_TO else "lines"
-    return go.Scatter(x=x32, y=y32, mode=kw.pop("mode", mode), hovertemplate="r=%{x}<br>%{y:.4f}", **kw)
+    return dict(type="scatter", x=x32, y=y32, mode=kw.pop("mode", mode), hovertemplate="r=%{x}<br>%{y:.4f}", **kw)
 
 
-def decay_figure(r, head_dim, series, *, alibi=None, sinusoidal=None, show_ones=True, log_x=False, t,
-                 height=460):
-    """RoFormer bound and the q=k=1 score for several bases, with ALiBi and sinusoidal.
+def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=True, log_x=False, height=460):
+    """RoFormer bound and the q = k = 1 score for several bases, with ALiBi and sinusoidal lines.
 
-    r [P] distances; series: [(base, bound [P], ones [P])] raw values from posviz.pe.decay;
-    alibi: None or [(head, slope, penalty [P])] with penalty = -m r;
-    sinusoidal: None or (dim, base, dot [P]).
+    r [P] distances; series: [(base, {"bound": [P], "ones": [P]})] normalised; alibi: None or
+    [(head, slope, line [P])] with line = 1 - m r; sinusoidal: None or (dim, base, line [P]).
+    labels: title, x, y, bound {base}, ones {base}, alibi {h} {m}, sin {dim} {base}.
     """
     traces = []
     r = np.asarray(r)
-    for i, (base, bound, ones) in enumerate(series):
+    for i, (base, curves) in enumerate(series):
         c = style.PALETTE[i % len(style.PALETTE)]
         b = _base_label(base)
-        traces.append(_line(r, style.f32(bound) / (head_dim / 4 + 0.5), name=t("decay.fig.bound", base=b),
-                            line=dict(color=c, width=3), marker=dict(size=5), legendgroup=b))
+        traces.append(_line(r, curves["bound"], name=labels["bound"].format(base=b), line=dict(color=c, width=3),
+                            marker=dict(size=5), legendgroup=b))
         if show_ones:
-            traces.append(_line(r, style.f32(ones) / head_dim, name=t("decay.fig.ones", base=b),
-                                line=dict(color=c, width=1.5, dash="dot"), marker=dict(size=4),
-                                opacity=0.85, legendgroup=b))
-    for j, (head, slope, pen) in enumerate(alibi or []):
-        traces.append(_line(r, 1.0 + style.f32(pen), name=t("decay.fig.alibi", h=head, m=f"{slope:.4g}"),
-                            mode="lines", line=dict(color="#555555", width=2, dash=ALIBI_DASHES[j % len(ALIBI_DASHES)])))
+            traces.append(_line(r, curves["ones"], name=labels["ones"].format(base=b), marker=dict(size=4),
+                                line=dict(color=c, width=1.5, dash="dot"), opacity=0.85, legendgroup=b))
+    for j, (head, slope, line) in enumerate(alibi or []):
+        traces.append(_line(r, line, name=labels["alibi"].format(h=head, m=f"{slope:.4g}"), mode="lines",
+                            line=dict(color="#555555", width=2, dash=ALIBI_DASHES[j % len(ALIBI_DASHES)])))
     if sinusoidal is not None:
-        dim, sbase, dot = sinusoidal
-        traces.append(_line(r, style.f32(dot) / (dim / 2), name=t("decay.fig.sin", dim=dim, base=_base_label(sbase)),
-                            mode="lines", line=dict(color=style.PALETTE[7], width=1.5, dash="dashdot")))
-    fig = go.Figure(data=traces)
-    style.layout(fig, title=t("decay.fig.main.title", d=head_dim), x_title=t("decay.fig.x"),
-                 y_title=t("decay.fig.main.y"), height=height)
-    return _axes(fig, r, log_x, t)
+        dim, sbase, line = sinusoidal
+        traces.append(_line(r, line, name=labels["sin"].format(dim=dim, base=_base_label(sbase)), mode="lines",
+                            line=dict(color=style.PALETTE[7], width=1.5, dash="dashdot")))
+    return _figure(traces, labels, r, log_x, height)
 
 
-def random_figure(r, series, *, correlation, log_x=False, show_example=True, t, height=440):
+def random_figure(r, series, *, labels, log_x=False, show_example=True, height=440):
     """Random q, k: mean +- std band of the normalised score for several bases.
 
-    series: [(base, mean [P], std [P], example [P], expected [P] or None)], all normalised to
-    [-1, 1]; expected = E[cos sim] * (q=k=1 curve / d), drawn dotted when given.
+    series: [(base, {"mean", "std", "example": [P], "expected": [P] or None})], all in [-1, 1];
+    expected = E[cos sim] * (q=k=1 curve / d), drawn dotted when given.
+    labels: title, x, y, band {base}, band_hi {base}, mean {base}, expected {base}, example {base}.
     """
     traces = []
     r = np.asarray(r)
-    for i, (base, mean, std, example, expected) in enumerate(series):
+    for i, (base, curves) in enumerate(series):
         c = style.PALETTE[i % len(style.PALETTE)]
         b = _base_label(base)
+        mean, std, example, expected = (curves.get(k) for k in ("mean", "std", "example", "expected"))
         mean, std = style.f32(mean), style.f32(std)
         xu, up = style.line_xy(r, mean + std)
         xl, lo = style.line_xy(r, mean - std)
-        traces.append(go.Scatter(x=xu, y=up, mode="lines", line=dict(width=0), showlegend=False,
-                                 legendgroup=b, name=t("decay.fig.band_hi", base=b), hoverinfo="skip"))
-        traces.append(go.Scatter(x=xl, y=lo, mode="lines", line=dict(width=0), fill="tonexty",
-                                 fillcolor=_rgba(c, 0.18), legendgroup=b, name=t("decay.fig.band", base=b),
-                                 hoverinfo="skip"))
-        traces.append(_line(r, mean, name=t("decay.fig.mean", base=b), line=dict(color=c, width=3),
+        traces.append(dict(type="scatter", x=xu, y=up, mode="lines", line=dict(width=0, color=CLEAR),
+                           showlegend=False, legendgroup=b, name=labels["band_hi"].format(base=b), hoverinfo="skip"))
+        traces.append(dict(type="scatter", x=xl, y=lo, mode="lines", line=dict(width=0, color=CLEAR), fill="tonexty",
+                           fillcolor=_rgba(c, 0.18), legendgroup=b, name=labels["band"].format(base=b),
+                           hoverinfo="skip"))
+        traces.append(_line(r, mean, name=labels["mean"].format(base=b), line=dict(color=c, width=3),
                             marker=dict(size=5), legendgroup=b))
         if expected is not None:
-            traces.append(_line(r, expected, name=t("decay.fig.expected", base=b), mode="lines",
+            traces.append(_line(r, expected, name=labels["expected"].format(base=b), mode="lines",
                                 line=dict(color="#222222", width=1.2, dash="dot"), legendgroup=b))
         if show_example:
-            traces.append(_line(r, example, name=t("decay.fig.example", base=b), mode="lines",
+            traces.append(_line(r, example, name=labels["example"].format(base=b), mode="lines",
                                 line=dict(color=c, width=1), opacity=0.7, legendgroup=b))
-    fig = go.Figure(data=traces)
-    style.layout(fig, title=t("decay.fig.random.title", rho=f"{correlation:g}"), x_title=t("decay.fig.x"),
-                 y_title=t("decay.fig.random.y"), height=height)
-    return _axes(fig, r, log_x, t)
+    return _figure(traces, labels, r, log_x, height)
 
 
-def pair_figure(r, series, *, pair, mark=3, log_x=False, t, height=400):
-    """One pair's oscillation cos(r theta_i) for several bases; the seed's cos(3 theta) marked.
+def pair_figure(r, series, *, labels, pair, mark=3, log_x=False, height=400):
+    """One pair's oscillation cos(r theta_i) for several bases; the article's cos(3 theta) marked.
 
-    series: [(base, theta_i, cos [P])].
+    series: [(base, {"theta": theta_i, "cos": [P]})].
+    labels: title, x, y, pair {base} {i} {theta}, mark {base} {r} {v}.
     """
     traces = []
     r = np.asarray(r)
     hit = np.flatnonzero(r == mark)
-    for i, (base, theta, cos) in enumerate(series):
+    for i, (base, curve) in enumerate(series):
         c = style.PALETTE[i % len(style.PALETTE)]
         b = _base_label(base)
-        cos = style.f32(cos)
-        traces.append(_line(r, cos, name=t("decay.fig.pair", base=b, i=pair, theta=f"{theta:.4g}"),
+        theta, cos = curve["theta"], style.f32(curve["cos"])
+        traces.append(_line(r, cos, name=labels["pair"].format(base=b, i=pair, theta=f"{theta:.4g}"),
                             line=dict(color=c, width=2), marker=dict(size=5), legendgroup=b))
         if hit.size:
-            traces.append(go.Scatter(x=[mark], y=[float(cos[hit[0]])], mode="markers", legendgroup=b,
-                                     marker=dict(color=c, size=14, symbol="diamond", line=dict(color="#000", width=1)),
-                                     name=t("decay.fig.mark", base=b, r=mark, v=f"{float(cos[hit[0]]):.4f}"),
-                                     hovertemplate=f"r={mark}<br>cos({mark}θ)=%{{y:.4f}}"))
-    fig = go.Figure(data=traces)
-    style.layout(fig, title=t("decay.fig.pair.title", i=pair), x_title=t("decay.fig.x"),
-                 y_title=t("decay.fig.pair.y"), height=height)
-    return _axes(fig, r, log_x, t)
+            v = float(cos[hit[0]])
+            traces.append(dict(type="scatter", x=[mark], y=[v], mode="markers", legendgroup=b,
+                               marker=dict(color=c, size=14, symbol="diamond", line=dict(color="#000", width=1)),
+                               name=labels["mark"].format(base=b, r=mark, v=f"{v:.4f}".replace("-", "−")),
+                               hovertemplate=f"r={mark}<br>cos({mark}θ)=%{{y:.4f}}"))
+    return _figure(traces, labels, r, log_x, height)

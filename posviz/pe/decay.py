@@ -24,7 +24,9 @@ Conventions of this module
   (a decimated grid from `distance_grid`, so figures at R = 131072 stay cheap).
 - theta comes from posviz.pe.rope.rope_inv_freq (float32, as models store inv_freq);
   every product and sum after that is float64. Outputs are float64.
-- Normalisation for shared axes (figures): RoPE curves are divided by their value at r = 0
+- Formulas live in the `Formula:` section of the function that implements them; bad input raises
+  posviz.validate.PosvizError.
+- Normalisation for shared axes (posviz.views.decay): RoPE curves are divided by their value at r = 0
   (bound / (d/4 + 1/2); q=k=1 score / d; random scores / (|q| |k|)); the sinusoidal dot
   product by D/2; ALiBi's bias -m r is added to a content score of 1 (see `normalised_alibi`).
 """
@@ -33,7 +35,7 @@ from typing import NamedTuple
 
 import torch
 
-from posviz.validate import MAX_DIM, check_even, check_float, check_int
+from posviz.validate import MAX_DIM, PosvizError, as_tensor, check_even, check_float, check_int
 from posviz.pe.relative import alibi_slopes
 from posviz.pe.rope import rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_frequencies
@@ -52,14 +54,12 @@ def _distances(distances):
     if not (isinstance(distances, (list, tuple, torch.Tensor)) or getattr(distances, "ndim", 0) >= 1):
         r_max = check_int("max_distance", distances, 0, MAX_DISTANCE)
         return torch.arange(r_max + 1, dtype=torch.int64)                # [R+1]
-    try:
-        r = torch.as_tensor(distances)                                   # [P]
-    except (TypeError, ValueError, RuntimeError):
-        raise ValueError("distances must be an int max_distance or a 1-D integer tensor") from None
+    r = as_tensor("distances", distances)                                # [P]
     if r.ndim != 1 or r.numel() == 0 or r.dtype.is_floating_point or r.dtype.is_complex or r.dtype == torch.bool:
-        raise ValueError(f"distances must be an int max_distance or a non-empty 1-D integer tensor, got {r.dtype} {tuple(r.shape)}")
+        raise PosvizError("decay_distances", got=f"{r.dtype} {list(r.shape)}")
     if r.numel() > MAX_DISTANCE + 1 or int(r.min()) < 0 or int(r.max()) > MAX_DISTANCE:
-        raise ValueError(f"distances must hold at most {MAX_DISTANCE + 1} values in [0, {MAX_DISTANCE}]")
+        raise PosvizError("decay_distances_range", n=MAX_DISTANCE + 1, hi=MAX_DISTANCE,
+                          got=f"{r.numel()} values in [{int(r.min())}, {int(r.max())}]")
     return r.to(torch.int64)                                             # [P]
 
 
@@ -96,7 +96,11 @@ def distance_grid(max_distance, *, points=2001, log=False):
 def roformer_decay_bound_at(head_dim, distances, *, base=10000.0):
     r"""RoFormer's relative upper bound at the given distances -> Tensor[P] float64.
 
-    B(r) = (1/(d/2)) \sum_{j=1}^{d/2} |S_j(r)|,   S_j(r) = \sum_{k=0}^{j-1} e^{i r \theta_k}
+    Formula:
+        |s(r)| \le \max_i |h_{i+1}-h_i| \sum_{j=1}^{d/2} |S_j(r)|,\quad
+            S_j(r) = \sum_{k=0}^{j-1} e^{\,i r\theta_k},\quad \theta_k = \mathrm{base}^{-2k/d}
+        B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|,\qquad B(0) = \frac{d}{4}+\frac12
+
     B(0) = d/4 + 1/2 (|S_j| = j), e.g. 32.5 for d = 128.
     """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
@@ -122,20 +126,23 @@ def roformer_decay_bound(head_dim, max_distance, *, base=10000.0):
 def rope_score_curve(q, k, distances, *, base=10000.0):
     r"""RoPE score of content q, k (interleaved pairs) with the key r tokens before the query.
 
-    s(r) = q^T R(-r\theta) k = \sum_i a_i \cos(r\theta_i) + b_i \sin(r\theta_i)
-    a_i = q_{2i}k_{2i} + q_{2i+1}k_{2i+1},  b_i = q_{2i}k_{2i+1} - q_{2i+1}k_{2i}
+    Formula:
+        s(r) = (R_{m}q)^{\top}(R_{m-r}k) = \sum_{i=0}^{d/2-1} a_i\cos(r\theta_i) + b_i\sin(r\theta_i),
+            \quad \theta_i = \mathrm{base}^{-2i/d}
+        a_i = q_{2i}k_{2i} + q_{2i+1}k_{2i+1},\quad b_i = q_{2i}k_{2i+1} - q_{2i+1}k_{2i}
+
     q, k: [..., d] (same shape) -> Tensor[..., P] float64. Equals
     apply_rope(q, [m]) . apply_rope(k, [m - r]) for every m (only r survives).
     """
-    q, k = torch.as_tensor(q), torch.as_tensor(k)
+    q, k = as_tensor("q", q), as_tensor("k", k)                          # [...,d] x2
     if q.shape != k.shape or q.ndim < 1:
-        raise ValueError(f"q and k must have the same shape [..., d], got {tuple(q.shape)} and {tuple(k.shape)}")
+        raise PosvizError("decay_qk_shape", q=list(q.shape), k=list(k.shape))
     head_dim = check_even("head_dim (q.shape[-1])", q.shape[-1], 2, MAX_DIM)
     theta = _theta(head_dim, base)                                       # [d/2]
     r = _distances(distances)                                            # [P]
     q, k = q.to(torch.float64), k.to(torch.float64)                      # [...,d] x2
     if not (torch.isfinite(q).all() and torch.isfinite(k).all()):
-        raise ValueError("q and k must be finite")
+        raise PosvizError("finite", name="q and k", got="a non-finite entry")
     return torch.cat(list(_score_blocks(q, k, theta, r)), dim=-1)        # [...,P]
 
 
@@ -150,15 +157,22 @@ def _score_blocks(q, k, theta, r):
 
 
 def ones_score_curve(head_dim, distances, *, base=10000.0):
-    r"""Score of q = k = (1, ..., 1): a_i = 2, b_i = 0, so s(r) = \sum_i 2\cos(r\theta_i)
-    -> Tensor[P] float64; s(0) = d. (Divided by d: the mean of cos(r theta_i).)"""
+    r"""Score of q = k = (1, ..., 1): a_i = 2, b_i = 0, so s(r) = sum_i 2 cos(r theta_i)
+    -> Tensor[P] float64; s(0) = d. (Divided by d: the mean of cos(r theta_i).)
+
+    Formula:
+        q=k=(1,\dots,1):\quad s(r) = \sum_{i} 2\cos(r\theta_i),\quad s(0) = d
+    """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
     ones = torch.ones(head_dim, dtype=torch.float64)                     # [d]
     return rope_score_curve(ones, ones, distances, base=base)            # [P]
 
 
 def pair_oscillation(head_dim, distances, pair, *, base=10000.0):
-    r"""One frequency pair with q = k = (1, 0) in pair i: s(r) = \cos(r\theta_i) -> Tensor[P] float64.
+    r"""One frequency pair with q = k = (1, 0) in pair i: s(r) = cos(r theta_i) -> Tensor[P] float64.
+
+    Formula:
+        q=k=(1,0)\ \text{in pair } i:\quad s(r) = \cos(r\,\theta_i);\qquad d=2,\ m=2,\ n=5:\ s = \cos 3\theta
 
     Seed 001's example: d = 2, q = k = (1, 0), m = 2, n = 5 scores cos(3 theta) -- it
     oscillates with distance and never decays.
@@ -179,6 +193,11 @@ class ScoreBand(NamedTuple):
 
 def random_score_band(head_dim, distances, *, base=10000.0, n_samples=64, correlation=1.0, seed=0):
     r"""Random content: q ~ N(0, I_d), k = rho q + sqrt(1 - rho^2) z, z ~ N(0, I_d) (seeded).
+
+    Formula:
+        q\sim\mathcal N(0,I_d),\ k = \rho\,q + \sqrt{1-\rho^2}\,z,\quad
+            c(r) = \frac{s(r)}{|q|\,|k|}\in[-1,1]
+        \rho=1:\ \mathbb E[c(r)] = \frac{1}{d/2}\sum_i \cos(r\theta_i),\qquad \rho=0:\ \mathbb E[c(r)] = 0
 
     Each pair's score is normalised by |q||k| (rotations keep norms, so it lies in [-1, 1]):
         c(r) = s(r) / (|q| |k|)
@@ -222,11 +241,16 @@ def random_score_expectation(head_dim, distances, *, base=10000.0, correlation=1
 def alibi_penalty(distances, heads, *, num_heads=8):
     r"""ALiBi's bias for the chosen heads (1-based h, slopes of posviz.pe.relative.alibi_slopes):
     b_h(r) = -m_h r -> Tensor[len(heads), P] float64 (a straight line per head).
-    With num_heads = 8: m_h = 2^{-h}, h = 1..8 (Press et al. 2022)."""
+
+    Formula:
+        \mathrm{ALiBi}:\ b_h(r) = -m_h\, r,\quad m_h = 2^{-8h/H}
+
+    With num_heads = 8: m_h = 2^{-h}, h = 1..8 (Press et al. 2022).
+    """
     num_heads = check_int("num_heads", num_heads, 1, MAX_ALIBI_HEADS)
     heads = list(heads)
     if not heads:
-        raise ValueError("heads must name at least one head in [1, num_heads]")
+        raise PosvizError("decay_heads", num_heads=num_heads)
     idx = [check_int("heads", h, 1, num_heads) - 1 for h in heads]
     slopes = alibi_slopes(num_heads).to(torch.float64)[idx]              # [h]
     r = _distances(distances).to(torch.float64)                          # [P]
@@ -234,10 +258,13 @@ def alibi_penalty(distances, heads, *, num_heads=8):
 
 
 def sinusoidal_dot(dim, distances, *, base=10000.0):
-    r"""Dot product of two sinusoidal position vectors r apart:
-    PE(p) . PE(p + r) = \sum_i \sin(p w_i)\sin((p+r) w_i) + \cos(p w_i)\cos((p+r) w_i)
-                      = \sum_i \cos(r w_i),   w_i = base^{-2i/D}
-    -> Tensor[P] float64; D/2 at r = 0; independent of p (seed 000 §05)."""
+    r"""Dot product of two sinusoidal position vectors r apart -> Tensor[P] float64; D/2 at r = 0;
+    independent of p (seed 000 §05).
+
+    Formula:
+        PE(p)\cdot PE(p+r) = \sum_{i=0}^{D/2-1}\sin(p\omega_i)\sin((p+r)\omega_i) + \cos(p\omega_i)\cos((p+r)\omega_i)
+            = \sum_{i=0}^{D/2-1}\cos(r\,\omega_i),\quad \omega_i = \mathrm{base}^{-2i/D}
+    """
     dim = check_even("dim", dim, 2, MAX_DIM)
     w = sinusoidal_frequencies(dim, base).to(torch.float64)              # [D/2]
     r = _distances(distances)                                            # [P]
@@ -255,7 +282,7 @@ def normalised_alibi(penalty):
     query/key pair whose content scores 1 gets 1 - m_h r: a straight line, decaying by
     construction for every pair -- a guarantee, unlike RoPE's tendency.
     """
-    return 1.0 + torch.as_tensor(penalty, dtype=torch.float64)           # [h,P]
+    return 1.0 + as_tensor("penalty", penalty, dtype=torch.float64)      # [h,P]
 
 
 def decay_summary(head_dim, max_distance, *, base=10000.0):

@@ -1,5 +1,8 @@
 r"""Relative position schemes that act on the score matrix [L,S] (seed 000 §15, seed 001).
 
+Every formula lives in the `Formula:` section of the function that implements it (the page's
+"Formula and code" box reads it from there). Bad input raises posviz.validate.PosvizError.
+
 Queries are right-aligned: with L < S the queries are the last L key positions
 (decoding with a cache of S - L tokens), so query row r sits at position i = S - L + r
 and key column j at position j.
@@ -18,7 +21,7 @@ import math
 
 import torch
 
-from posviz.validate import MAX_HEADS, MAX_LENGTH, check_choice, check_int
+from posviz.validate import MAX_HEADS, MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
 
 MAX_BUCKETS = 1024
 MAX_T5_DISTANCE = 10**6
@@ -28,7 +31,7 @@ def _lengths(query_length, key_length):
     query_length = check_int("query_length", query_length, 1, MAX_LENGTH)
     key_length = query_length if key_length is None else check_int("key_length", key_length, 1, MAX_LENGTH)
     if query_length > key_length:
-        raise ValueError(f"query_length must be <= key_length ({key_length}), got {query_length}")
+        raise PosvizError("rel_query_length", key_length=key_length, got=query_length)
     return query_length, key_length
 
 
@@ -39,7 +42,10 @@ def query_positions(query_length, key_length=None):
 
 
 def relative_distance(query_length, key_length=None):
-    """D[r, j] = i - j with i = S - L + r the query position -> LongTensor[L,S].
+    r"""D[r, j] = i - j with i = S - L + r the query position -> LongTensor[L,S].
+
+    Formula:
+        D_{ij} = i - j,\qquad i = S - L + r\ \ (\text{right-aligned queries})
 
     Diagonal (i = j) is 0, the past (j < i) is positive; D depends on i - j only, so
     shifting every position by the same amount leaves it unchanged (shift invariance).
@@ -51,7 +57,10 @@ def relative_distance(query_length, key_length=None):
 
 
 def causal_mask(query_length, key_length=None):
-    """M[r, j] = (j <= i): True where query i may attend to key j -> BoolTensor[L,S].
+    r"""M[r, j] = (j <= i): True where query i may attend to key j -> BoolTensor[L,S].
+
+    Formula:
+        M_{ij} = [\,j \le i\,]
 
     The mask says WHICH edges exist (no future keys), not how far apart two visible
     tokens are: the row is all True for j = 0..i, whether j is 1 or 100 steps back.
@@ -62,6 +71,9 @@ def causal_mask(query_length, key_length=None):
 def nope_uniform_attention(query_length, key_length=None):
     r"""Attention without any position signal and identical contents: uniform over the
     visible keys, A[r, j] = M[r, j] / (i + 1) -> Tensor[L,S] float32.
+
+    Formula:
+        A_{ij} = \frac{M_{ij}}{\sum_{j'} M_{ij'}} = \frac{[\,j\le i\,]}{i+1}
 
     Even so the weight on any visible key, 1/(i+1), reveals how many tokens precede the
     query: the causal mask leaks absolute position (Haviv et al. 2022, NoPE).
@@ -78,7 +90,11 @@ def _shaw_k(max_distance):
 def shaw_relative_index(query_length, key_length=None, *, max_distance):
     r"""Row of Shaw's relative embedding table used by each pair -> LongTensor[L,S] in [0, 2k].
 
-        index_{ij} = clip(j - i, -k, k) + k        (Shaw, Uszkoreit & Vaswani 2018, eq. 5)
+    Formula:
+        a^K_{ij} = w^K_{\mathrm{clip}(j-i,\,k)},\quad \mathrm{clip}(x,k)=\max(-k,\min(k,x))
+        e_{ij} = \frac{q_i\,(k_j + a^K_{ij})^\top}{\sqrt{d}},\qquad z_i=\sum_j \alpha_{ij}(v_j + a^V_{ij})
+
+    index_{ij} = clip(j - i, -k, k) + k        (Shaw, Uszkoreit & Vaswani 2018, eq. 5)
 
     Every distance beyond k shares the edge rows 0 (far past) or 2k (far future).
     """
@@ -88,13 +104,21 @@ def shaw_relative_index(query_length, key_length=None, *, max_distance):
 
 
 def shaw_clipped_distance(query_length, key_length=None, *, max_distance):
-    """The distance Shaw's table can still tell apart: clamp(i - j, -k, k) -> LongTensor[L,S]."""
+    r"""The distance Shaw's table can still tell apart: clamp(i - j, -k, k) -> LongTensor[L,S].
+
+    Formula:
+        \mathrm{clip}(i-j,\,-k,\,k)
+    """
     k = _shaw_k(max_distance)
     return relative_distance(query_length, key_length).clamp(-k, k)  # [L,S]
 
 
 def shaw_lost_distance(query_length, key_length=None, *, max_distance):
-    """How many steps of distance the clipping throws away: max(|i - j| - k, 0) -> LongTensor[L,S]."""
+    r"""How many steps of distance the clipping throws away: max(|i - j| - k, 0) -> LongTensor[L,S].
+
+    Formula:
+        \text{lost}_{ij} = \max(|i-j|-k,\ 0)
+    """
     k = _shaw_k(max_distance)
     return (relative_distance(query_length, key_length).abs() - k).clamp_min(0)  # [L,S]
 
@@ -107,8 +131,8 @@ def _t5_args(bidirectional, num_buckets, max_distance):
     max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
     max_distance = check_int("max_distance", max_distance, 1, MAX_T5_DISTANCE)
     if max_distance <= max_exact:
-        raise ValueError(f"max_distance must be > {max_exact} (the exact-bucket range max_exact for "
-                         f"num_buckets={num_buckets}, bidirectional={bidirectional}), got {max_distance}")
+        raise PosvizError("rel_t5_max_distance", max_exact=max_exact, num_buckets=num_buckets,
+                          bidirectional=bidirectional, got=max_distance)
     return bool(bidirectional), num_buckets, max_distance
 
 
@@ -122,6 +146,12 @@ def t5_max_exact(*, bidirectional=True, num_buckets=32):
 def t5_relative_position_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_distance=128):
     r"""T5's bucket of relative_position = key - query (elementwise, LongTensor in and out).
 
+    Formula:
+        n = |j - i|\ (\text{bidirectional}),\qquad n=\max(i-j,\,0)\ (\text{causal})
+        \text{bucket}(n)=\begin{cases} n & n < m_e \\ \min\!\Big(m_e + \Big\lfloor
+            \frac{\ln(n/m_e)}{\ln(\text{max\_distance}/m_e)}\,(n_b-m_e)\Big\rfloor,\ n_b-1\Big) & n\ge m_e
+            \end{cases},\quad m_e=\lfloor n_b/2\rfloor
+
     Bidirectional: half the buckets for keys after the query (rel > 0), half for the rest.
     Causal: future keys (rel > 0) all fall in bucket 0 (they are masked anyway).
     Of the nb buckets of one direction, n = |rel| below max_exact = nb // 2 gets its own
@@ -132,7 +162,7 @@ def t5_relative_position_bucket(relative_position, *, bidirectional=True, num_bu
                                                          * (nb - max_exact)),  nb - 1)
     """
     bidirectional, num_buckets, max_distance = _t5_args(bidirectional, num_buckets, max_distance)
-    rel = torch.as_tensor(relative_position).long()                 # [...]
+    rel = as_tensor("relative_position", relative_position).long()  # [...]
     ret = torch.zeros_like(rel)                                     # [...]
     if bidirectional:
         num_buckets //= 2
@@ -199,8 +229,12 @@ def t5_bucket_ranges(*, bidirectional=True, num_buckets=32, max_distance=128):
 
 def t5_representative_distance(query_length, key_length=None, *, bidirectional=True, num_buckets=32,
                                max_distance=128):
-    """The distance the bias can still tell apart: each pair's d = i - j replaced by the
-    distance closest to 0 in its bucket -> LongTensor[L,S] (what T5's learned bias 'sees')."""
+    r"""The distance the bias can still tell apart: each pair's d = i - j replaced by the
+    distance closest to 0 in its bucket -> LongTensor[L,S] (what T5's learned bias 'sees').
+
+    Formula:
+        \arg\min_{d\,\in\,\text{bucket}(i-j)} |d|
+    """
     rows = t5_bucket_ranges(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     rep = []
     for r in rows:
@@ -235,6 +269,11 @@ def alibi_base_heads(num_heads):
 def alibi_slopes(num_heads):
     r"""ALiBi head slopes m_h, exactly the official get_slopes -> Tensor[H] float32.
 
+    Formula:
+        m_h = 2^{-8h/H},\quad h = 1,\ldots,H\qquad (H = 2^a)
+        H \ne 2^a:\ \ m = \mathrm{slopes}(2^{\lfloor\log_2 H\rfloor})\ \Vert\ 
+            \mathrm{slopes}(2^{\lfloor\log_2 H\rfloor+1})[0::2][:H-2^{\lfloor\log_2 H\rfloor}]
+
     H a power of two: m_h = 2^(-8h/H), h = 1..H.  Otherwise take the slopes of the
     closest smaller power of two 2^k and fill with every other slope of 2^(k+1)
     (its 1st, 3rd, 5th, ...), as many as are missing.
@@ -249,14 +288,22 @@ def alibi_slopes(num_heads):
 
 
 def alibi_bias(num_heads, query_length, key_length=None):
-    """b[h, r, j] = -m_h * |i - j| -> Tensor[H,L,S] (add to the scores before softmax)."""
+    r"""b[h, r, j] = -m_h * |i - j| -> Tensor[H,L,S] (add to the scores before softmax).
+
+    Formula:
+        b_{hij} = -m_h\,|i-j|
+    """
     slopes = alibi_slopes(num_heads)                               # [H]
     dist = relative_distance(query_length, key_length).abs()       # [L,S]
     return 0.0 - slopes[:, None, None] * dist[None].to(torch.float32)  # [H,L,S] (0 - x: no -0.0)
 
 
 def alibi_head_bias(num_heads, head, query_length, key_length=None):
-    """Bias of one head (1-based, like the paper's h = 1..H): -m_head * |i - j| -> Tensor[L,S]."""
+    r"""Bias of one head (1-based, like the paper's h = 1..H): -m_head * |i - j| -> Tensor[L,S].
+
+    Formula:
+        b_{hij} = -m_h\,|i-j|
+    """
     num_heads = check_int("num_heads", num_heads, 1, MAX_HEADS)
     head = check_int("head", head, 1, num_heads)
     slope = alibi_slopes(num_heads)[head - 1]                      # []
@@ -276,12 +323,16 @@ def shifted_positions(query_length, key_length=None, *, shift=0):
 
 
 def distance_from_positions(query_pos, key_pos):
-    """d = i - j for explicit positions -> LongTensor[L,S]; equal to relative_distance for any
-    common shift of i and j (the matrix depends on i - j only)."""
-    i = torch.as_tensor(query_pos).long()                           # [L]
-    j = torch.as_tensor(key_pos).long()                             # [S]
+    r"""d = i - j for explicit positions -> LongTensor[L,S]; equal to relative_distance for any
+    common shift of i and j (the matrix depends on i - j only).
+
+    Formula:
+        D_{(i+\Delta)(j+\Delta)} = (i+\Delta)-(j+\Delta) = D_{ij}
+    """
+    i = as_tensor("query_pos", query_pos).long()                    # [L]
+    j = as_tensor("key_pos", key_pos).long()                        # [S]
     if i.ndim != 1 or j.ndim != 1 or i.numel() < 1 or j.numel() < 1:
-        raise ValueError("query_pos and key_pos must be non-empty 1-D position lists")
+        raise PosvizError("rel_positions", query_shape=list(i.shape), key_shape=list(j.shape))
     return i[:, None] - j[None, :]                                  # [L,S]
 
 

@@ -1,27 +1,5 @@
 """Strings of the long-term decay page (pages/decay.py), English and Chinese."""
 
-BASES = (100, 1000, 10000, 100000, 500000, 1000000, 10000000)
-ALIBI_HEADS = (1, 2, 3, 4, 5, 6, 7, 8)
-R_OPTIONS = (16, 64, 256, 1024, 4096, 16384, 65536, 131072)   # 131072 = posviz.pe.decay.MAX_DISTANCE
-SIN_DIMS = (64, 128, 256, 512, 1024)
-
-# Formulas: the same LaTeX in both languages (not translated, so kept out of EN / ZH).
-TEX = {
-    "decay.tex.score": r"s(r) = (R_{m}q)^{\top}(R_{m-r}k) = \sum_{i=0}^{d/2-1} a_i\cos(r\theta_i) + b_i\sin(r\theta_i),"
-                       r"\quad \theta_i = \mathrm{base}^{-2i/d}",
-    "decay.tex.bound": r"|s(r)| \le \max_i |h_{i+1}-h_i| \sum_{j=1}^{d/2} |S_j(r)|,\quad "
-                       r"S_j(r) = \sum_{k=0}^{j-1} e^{\,i r\theta_k},\quad "
-                       r"B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|,\ B(0) = \frac{d}{4}+\frac12",
-    "decay.tex.ones": r"q=k=(1,\dots,1):\quad s(r) = \sum_{i} 2\cos(r\theta_i),\quad s(0) = d",
-    "decay.tex.alibi": r"\mathrm{ALiBi}:\ b_h(r) = -m_h\, r,\quad m_h = 2^{-8h/H}",
-    "decay.tex.sin": r"PE(p)\cdot PE(p+r) = \sum_{i=0}^{D/2-1}\cos(r\,\omega_i),\quad \omega_i = \mathrm{base}^{-2i/D}",
-    "decay.tex.random": r"q\sim\mathcal N(0,I_d),\ k = \rho\,q + \sqrt{1-\rho^2}\,z,\quad "
-                        r"c(r) = \frac{s(r)}{|q|\,|k|}\in[-1,1],\quad "
-                        r"\rho=1:\ \mathbb E[c(r)] = \frac{1}{d/2}\sum_i \cos(r\theta_i)",
-    "decay.tex.pair": r"q=k=(1,0)\ \text{in pair } i:\quad s(r) = \cos(r\,\theta_i);\qquad "
-                      r"d=2,\ m=2,\ n=5:\ s = \cos 3\theta",
-}
-
 EN = {
     "decay.title": "Long-term decay: does attention fade with distance?",
     "decay.intro": (
@@ -32,7 +10,8 @@ EN = {
         "decays by construction) and the sinusoidal dot product on the same axes."),
     "decay.sources": (
         "Sources: Su et al. 2021, RoFormer §3.4.3 and Fig. 2 (arXiv:2104.09864); Press, Smith & Lewis 2022, "
-        "ALiBi (arXiv:2108.12409); Vaswani et al. 2017 §3.5; seed 001, section “RoPE”, third point."),
+        "ALiBi (arXiv:2108.12409); Vaswani et al. 2017 §3.5; “Position encodings”, section “RoPE: position encoding "
+        "as a rotation”, third point."),
     "decay.note": (
         "**Long-term decay is an inductive bias, not a guarantee.** The RoFormer curve bounds a worst case "
         "summed over all frequency pairs. A single query/key pair scores cos(rθ) and oscillates with "
@@ -43,18 +22,19 @@ EN = {
     # section 1: bound and q = k = 1
     "decay.s1.title": "1 · RoFormer's bound and the q = k = 1 score",
     "decay.s1.text": (
-        r"Write each pair (2i, 2i+1) as a complex number. Summation by parts turns the position term of the score, "
-        r"$\sum_i h_i e^{ir\theta_i}$, into $-\sum_i (h_{i+1}-h_i)\,S_{i+1}$, so "
-        r"$|s(r)| \le \max_i |h_{i+1}-h_i| \cdot \sum_j |S_j|$ with $S_j = \sum_{k<j} e^{ir\theta_k}$ the partial sums. "
-        r"RoFormer plots the *relative upper bound* $B(r) = \frac{1}{d/2}\sum_j |S_j|$: $d/4 + 1/2$ at $r = 0$ "
-        r"(32.5 for d = 128), then falling with ripples (solid lines). The dotted lines are real scores: "
-        r"$q = k = (1, \dots, 1)$ gives $\sum_i 2\cos(r\theta_i)$, which is $d$ at $r = 0$. "
-        r"**Shared axis:** every curve is divided by its value at r = 0; ALiBi is drawn as $1 - m_h r$ "
-        r"(a content score of 1 plus its bias $-m_h r$), the sinusoidal dot product $\sum_i \cos(r\omega_i)$ divided by $D/2$."),
+        "Write each pair (2i, 2i+1) as a complex number. Summation by parts turns the position term of the score, "
+        "Σ_i h_i·exp(i·r·θ_i), into −Σ_i (h_(i+1) − h_i)·S_(i+1), so "
+        "|s(r)| ≤ max_i |h_(i+1) − h_i| · Σ_j |S_j|, with S_j = Σ_(k<j) exp(i·r·θ_k) the partial sums. "
+        "RoFormer plots the *relative upper bound* B(r) = (1/(d/2))·Σ_j |S_j|: d/4 + 1/2 at r = 0 "
+        "(32.5 for d = 128), then falling with ripples (solid lines). The dotted lines are real scores: "
+        "q = k = (1, …, 1) gives Σ_i 2·cos(r·θ_i), which is d at r = 0. "
+        "**Shared axis:** every curve is divided by its value at r = 0; ALiBi is drawn as 1 − m_h·r "
+        "(a content score of 1 plus its bias −m_h·r), the sinusoidal dot product Σ_i cos(r·ω_i) divided by D/2."),
     "decay.s1.read": (
         "Read it: both the bound and the q = k = 1 score fall with ripples, and the score eventually swings below "
-        "zero (the table gives the first such r: 1707 for d = 128, base 10 000) — no monotone decay. The "
-        r"normalised curves are not ordered: the bound caps |score| only after multiplying by $\max_i |h_{i+1}-h_i|$, "
+        "zero (the table's last column gives the first such r once it lies within R: 1707 for d = 128, base 10 000) "
+        "— no monotone decay. The "
+        "normalised curves are not ordered: the bound caps |score| only after multiplying by max_i |h_(i+1) − h_i|, "
         "so a dotted line may run above its solid one. A larger base turns every pair more slowly, so everything moves right. "
         "With D = d and the same base the sinusoidal curve is *exactly* the q = k = 1 curve: both are "
         "cosine sums over the same frequencies; they differ in where position enters (the input vs. the score)."),
@@ -83,29 +63,29 @@ EN = {
     # section 3: one pair
     "decay.s3.title": "3 · One frequency pair oscillates forever",
     "decay.s3.text": (
-        "Seed 001's smallest example: q = k = (1, 0), query at m = 2, key at n = 5. The score is "
+        "The smallest example of “Position encodings”: q = k = (1, 0), query at m = 2, key at n = 5. The score is "
         "cos((5 − 2)θ) = cos 3θ: it depends only on the distance, and it swings with it. Pair i turns by "
         "θ_i = base^(−2i/d) per token, so its score cos(rθ_i) runs between +1 and −1 with a period of 2π/θ_i "
         "tokens and never decays. Slow pairs (large i, large base) need thousands of tokens for one swing."),
-    "decay.metric.seed": "cos 3θ_{i}, base {base}",
-    "decay.metric.seed.help": "The score of q = k = (1, 0) in pair i for a key 3 tokens away (m = 2, n = 5).",
-    "decay.explain.pair": "The diamond marks r = 3, seed 001's example cos 3θ.",
+    "decay.metric.cos3": "cos 3θ_{i}, base {base}",
+    "decay.metric.cos3.help": "The score of q = k = (1, 0) in pair i for a key 3 tokens away (m = 2, n = 5).",
+    "decay.explain.pair": "The diamond marks r = 3, the example cos 3θ of “Position encodings”.",
     # figures
     "decay.fig.x": "relative distance r (tokens)",
-    "decay.fig.main.title": "Score vs distance, each curve divided by its value at r = 0 (d = {d})",
-    "decay.fig.main.y": "normalised score",
+    "decay.fig.main.title": "Score vs distance (d = {d})",
+    "decay.fig.main.y": "score ÷ its value at r = 0",
     "decay.fig.bound": "RoFormer bound B(r)/B(0), base {base}",
     "decay.fig.ones": "q=k=1 score / d, base {base}",
     "decay.fig.alibi": "ALiBi head {h}: 1 − {m}·r",
     "decay.fig.sin": "sinusoidal PE·PE / (D/2), D={dim}, base {base}",
-    "decay.fig.random.title": "Random q, k (ρ = {rho}): s(r) / (|q||k|), mean ± std",
-    "decay.fig.random.y": "score / (|q||k|)",
+    "decay.fig.random.title": "Random q, k (ρ = {rho}): mean ± std",
+    "decay.fig.random.y": "s(r) / (|q||k|)",
     "decay.fig.band": "± std, base {base}",
     "decay.fig.band_hi": "mean + std, base {base}",
     "decay.fig.mean": "mean, base {base}",
     "decay.fig.expected": "expectation, base {base}",
     "decay.fig.example": "one pair, base {base}",
-    "decay.fig.pair.title": "One pair: q = k = (1, 0) in pair i = {i} scores cos(r·θ_i)",
+    "decay.fig.pair.title": "Pair i = {i}, q = k = (1, 0): cos(r·θ_i)",
     "decay.fig.pair.y": "cos(r θ_i)",
     "decay.fig.pair": "cos(r·θ_{i}), base {base}, θ = {theta}",
     "decay.fig.mark": "r = {r}: {v} (base {base})",
@@ -113,7 +93,7 @@ EN = {
     "w.decay_bases": "RoPE bases",
     "w.decay_bases.help": "rope_theta of real models: 10000 (RoFormer, Llama 2), 500000 (Llama 3), 1000000 (Qwen2, Code Llama). Several bases are drawn at once, one colour each.",
     "w.decay_d": "head dimension d",
-    "w.decay_d.help": "Rotated dimensions per head (even): d/2 frequency pairs. 128 in Llama, Qwen and Mistral; 2 is seed 001's 2-D example.",
+    "w.decay_d.help": "Rotated dimensions per head (even): d/2 frequency pairs. 128 in Llama, Qwen and Mistral; 2 is the 2-D example of “Position encodings”.",
     "w.decay_R": "max distance R",
     "w.decay_R.help": "Distances 0…R. Beyond 1025 distances the curves are sampled (evenly, or evenly in log r on a log axis).",
     "w.decay_logx": "log r",
@@ -127,7 +107,7 @@ EN = {
     "w.decay_rho": "content correlation ρ",
     "w.decay_rho.help": "k = ρ·q + √(1−ρ²)·z: ρ = 1 same content (q = k), ρ = 0 independent q and k.",
     "w.decay_n": "random pairs n",
-    "w.decay_seed": "seed",
+    "w.decay_seed": "random seed",
     "w.decay_example": "show one single pair",
     "w.decay_pair": "frequency pair i",
     "w.decay_pair.help": "Pair i rotates by θ_i = base^(−2i/d) per token: i = 0 is the fastest.",
@@ -138,25 +118,33 @@ EN = {
         "ripples — a ceiling on the score, not the score itself."),
     "decay.scene.bases": "Bigger base, slower decay",
     "decay.scene.bases.say": (
-        "On a log axis each larger base shifts the curves right: base 10⁶ stays near 1 for thousands of tokens, "
-        "base 100 falls within a few. The dotted q = k = 1 scores cross zero: no monotone decay."),
+        "On a log axis each larger base shifts the curves right: slower decay, but no base stays near 1. For base "
+        "10⁶ the q = k = 1 score is down to 0.59 of its start at r = 100 and to 0.31 at r = 10 000 (its bound: "
+        "0.42 and 0.17); base 100's score already drops below zero at r = 59. The dotted scores cross zero: no "
+        "monotone decay."),
     "decay.scene.same": "Same content, random",
     "decay.scene.same.say": (
-        "With q = k random, the average follows the q = k = 1 curve (its expectation, dotted) — but the band and the single "
-        "pair show how far one pair strays from the average."),
+        "With q = k random, the average of 64 pairs follows the q = k = 1 curve (its expectation, dotted) to within "
+        "0.03 — but the band (± 0.09 on average) and the single pair, up to 0.25 away from the expectation, show how "
+        "far one pair strays from the average."),
     "decay.scene.indep": "Independent content",
     "decay.scene.indep.say": (
-        "Unrelated q and k average 0 at every distance and the band is as wide at r = 1 as at r = 1000: "
-        "content, not distance, decides the score."),
+        "Unrelated q and k average 0 at every distance (never beyond ± 0.03), and the band is about as wide at "
+        "r = 1 (± 0.08) as at r = 1000 (± 0.07): content, not distance, decides the score."),
     "decay.scene.pair": "One pair oscillates",
     "decay.scene.pair.say": (
-        "Seed 001's example: d = 2, q = k = (1, 0), m = 2, n = 5 scores cos 3θ = cos 3 ≈ −0.99 — the key three "
+        "The example of “Position encodings”: d = 2, q = k = (1, 0), m = 2, n = 5 scores cos 3θ = cos 3 ≈ −0.99 — the key three "
         "tokens away gets almost the lowest possible score, and it oscillates forever. With a single pair the "
         "RoFormer bound is flat: nothing to sum, nothing decays."),
     "decay.scene.alibi": "ALiBi and sinusoidal",
     "decay.scene.alibi.say": (
         "ALiBi subtracts m_h·r: straight lines that decay for every query and key — a guarantee, by "
         "construction. The sinusoidal dot product is a cosine sum like RoPE's q = k = 1 curve."),
+    # errors of posviz.pe.decay
+    "err.decay_distances": "distances must be an int max_distance or a non-empty 1-D integer tensor, got {got}",
+    "err.decay_distances_range": "distances must hold at most {n} values in [0, {hi}], got {got}",
+    "err.decay_qk_shape": "q and k must have the same shape [..., d], got {q} and {k}",
+    "err.decay_heads": "heads must name at least one head in [1, {num_heads}]",
 }
 
 ZH = {
@@ -167,7 +155,7 @@ ZH = {
         "打分、随机与单个 query/key 对的真实表现，并把 ALiBi（按构造线性衰减）与正弦位置编码的点积放在同一坐标轴上。"),
     "decay.sources": (
         "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2022，"
-        "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；种子文章 001「RoPE」一节第三点。"),
+        "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；《位置编码》「RoPE：把位置编码变成一次旋转」一节第三点。"),
     "decay.note": (
         "**远程衰减是一种归纳偏置，不是保证。** RoFormer 的曲线约束的是对所有频率对求和后的最坏情况。"
         "单看某一对 query/key，打分是 cos(rθ)，会随距离一直振荡——q = k = (1, 0)、m = 2、n = 5 时打分就是 cos 3θ；"
@@ -176,17 +164,17 @@ ZH = {
     "decay.grid": "打分只在整数距离上有定义；曲线在 0…{R} 的 {n} 个距离中采样了 {p} 个。",
     "decay.s1.title": "1 · RoFormer 的上界与 q = k = 1 的打分",
     "decay.s1.text": (
-        r"把每一对维度 (2i, 2i+1) 看成一个复数。分部求和（Abel 变换）把打分中的位置项 $\sum_i h_i e^{ir\theta_i}$ 改写成 "
-        r"$-\sum_i (h_{i+1}-h_i)\,S_{i+1}$，于是 $|s(r)| \le \max_i |h_{i+1}-h_i| \cdot \sum_j |S_j|$，"
-        r"其中 $S_j = \sum_{k<j} e^{ir\theta_k}$ 是部分和。RoFormer 画的是*相对上界* $B(r) = \frac{1}{d/2}\sum_j |S_j|$："
-        r"$r = 0$ 时为 $d/4 + 1/2$（d = 128 时是 32.5），之后带着波纹下降（实线）。虚线是真实的打分："
-        r"$q = k = (1, \dots, 1)$ 时打分为 $\sum_i 2\cos(r\theta_i)$，$r = 0$ 时等于 $d$。"
-        r"**共用坐标轴：** 每条曲线都除以它在 r = 0 处的值；ALiBi 画成 $1 - m_h r$（内容打分 1 加上偏置 $-m_h r$），"
-        r"正弦编码的点积 $\sum_i \cos(r\omega_i)$ 除以 $D/2$。"),
+        "把每一对维度 (2i, 2i+1) 看成一个复数。分部求和（Abel 变换）把打分中的位置项 Σ_i h_i·exp(i·r·θ_i) 改写成 "
+        "−Σ_i (h_(i+1) − h_i)·S_(i+1)，于是 |s(r)| ≤ max_i |h_(i+1) − h_i| · Σ_j |S_j|，"
+        "其中 S_j = Σ_(k<j) exp(i·r·θ_k) 是部分和。RoFormer 画的是*相对上界* B(r) = (1/(d/2))·Σ_j |S_j|："
+        "r = 0 时为 d/4 + 1/2（d = 128 时是 32.5），之后带着波纹下降（实线）。虚线是真实的打分："
+        "q = k = (1, …, 1) 时打分为 Σ_i 2·cos(r·θ_i)，r = 0 时等于 d。"
+        "**共用坐标轴：** 每条曲线都除以它在 r = 0 处的值；ALiBi 画成 1 − m_h·r（内容打分 1 加上偏置 −m_h·r），"
+        "正弦编码的点积 Σ_i cos(r·ω_i) 除以 D/2。"),
     "decay.s1.read": (
-        "怎么读：上界和 q = k = 1 的打分都带着波纹下降，而打分迟早会摆到零以下（表中给出第一次出现的 r："
+        "怎么读：上界和 q = k = 1 的打分都带着波纹下降，而打分迟早会摆到零以下（只要它落在 R 之内，表的最后一列就给出第一次出现的 r："
         "d = 128、底数 10 000 时为 1707）——并不是单调衰减。归一化后的曲线没有大小顺序：上界要乘上 "
-        r"$\max_i |h_{i+1}-h_i|$ 才约束 |打分|，所以虚线可以跑到同色实线上方。"
+        "max_i |h_(i+1) − h_i| 才约束 |打分|，所以虚线可以跑到同色实线上方。"
         "底数越大，每一对转得越慢，所有曲线整体右移。当 D = d 且底数相同时，正弦曲线与 q = k = 1 曲线*完全重合*："
         "两者都是同一组频率上的余弦和，区别只在位置从哪里进入（输入端还是打分里）。"),
     "decay.table": "原始数值（未归一化）",
@@ -211,34 +199,34 @@ ZH = {
         "色带为 n 对上的均值 ± 一个（总体）标准差。"),
     "decay.s3.title": "3 · 单个频率对永远在振荡",
     "decay.s3.text": (
-        "种子文章 001 里最小的例子：q = k = (1, 0)，query 在 m = 2，key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
+        "《位置编码》里最小的例子：q = k = (1, 0)，query 在 m = 2，key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
         "它只取决于距离，而且随距离来回摆动。第 i 对每个词转 θ_i = base^(−2i/d)，所以它的打分 cos(rθ_i) "
         "以 2π/θ_i 个词为周期在 +1 与 −1 之间往复，永不衰减。慢的频率对（i 大、底数大）要几千个词才摆动一次。"),
-    "decay.metric.seed": "cos 3θ_{i}，底数 {base}",
-    "decay.metric.seed.help": "第 i 对中 q = k = (1, 0)、key 相距 3 个词（m = 2，n = 5）时的打分。",
-    "decay.explain.pair": "菱形标出 r = 3，即种子文章 001 的例子 cos 3θ。",
+    "decay.metric.cos3": "cos 3θ_{i}，底数 {base}",
+    "decay.metric.cos3.help": "第 i 对中 q = k = (1, 0)、key 相距 3 个词（m = 2，n = 5）时的打分。",
+    "decay.explain.pair": "菱形标出 r = 3，即《位置编码》中的例子 cos 3θ。",
     "decay.fig.x": "相对距离 r（词数）",
-    "decay.fig.main.title": "打分随距离的变化，各曲线除以其 r = 0 处的值（d = {d}）",
-    "decay.fig.main.y": "归一化打分",
+    "decay.fig.main.title": "打分随距离的变化（d = {d}）",
+    "decay.fig.main.y": "打分 ÷ r = 0 处的值",
     "decay.fig.bound": "RoFormer 上界 B(r)/B(0)，底数 {base}",
     "decay.fig.ones": "q=k=1 打分 / d，底数 {base}",
     "decay.fig.alibi": "ALiBi 第 {h} 头：1 − {m}·r",
     "decay.fig.sin": "正弦 PE·PE / (D/2)，D={dim}，底数 {base}",
-    "decay.fig.random.title": "随机 q、k（ρ = {rho}）：s(r) / (|q||k|)，均值 ± 标准差",
-    "decay.fig.random.y": "打分 / (|q||k|)",
+    "decay.fig.random.title": "随机 q、k（ρ = {rho}）：均值 ± 标准差",
+    "decay.fig.random.y": "s(r) / (|q||k|)",
     "decay.fig.band": "± 标准差，底数 {base}",
     "decay.fig.band_hi": "均值 + 标准差，底数 {base}",
     "decay.fig.mean": "均值，底数 {base}",
     "decay.fig.expected": "期望，底数 {base}",
     "decay.fig.example": "单独一对，底数 {base}",
-    "decay.fig.pair.title": "单个频率对：第 i = {i} 对中 q = k = (1, 0) 的打分为 cos(r·θ_i)",
+    "decay.fig.pair.title": "第 i = {i} 对，q = k = (1, 0)：cos(r·θ_i)",
     "decay.fig.pair.y": "cos(r θ_i)",
     "decay.fig.pair": "cos(r·θ_{i})，底数 {base}，θ = {theta}",
     "decay.fig.mark": "r = {r}：{v}（底数 {base}）",
     "w.decay_bases": "RoPE 底数（base）",
     "w.decay_bases.help": "真实模型的 rope_theta：10000（RoFormer、Llama 2）、500000（Llama 3）、1000000（Qwen2、Code Llama）。可同时选多个底数，每个一种颜色。",
     "w.decay_d": "每头维度 d",
-    "w.decay_d.help": "每个头参与旋转的维度（偶数），共 d/2 个频率对。Llama、Qwen、Mistral 为 128；2 即种子文章 001 的二维例子。",
+    "w.decay_d.help": "每个头参与旋转的维度（偶数），共 d/2 个频率对。Llama、Qwen、Mistral 为 128；2 即《位置编码》中的二维例子。",
     "w.decay_R": "最大距离 R",
     "w.decay_R.help": "距离 0…R。超过 1025 个距离时对曲线采样（线性轴均匀采样，对数轴按 log r 均匀采样）。",
     "w.decay_logx": "对数 r 轴",
@@ -262,18 +250,28 @@ ZH = {
         "它是打分的天花板，而不是打分本身。"),
     "decay.scene.bases": "底数越大，衰减越慢",
     "decay.scene.bases.say": (
-        "在对数横轴上，底数越大曲线越往右移：底数 10⁶ 在几千个词内都接近 1，底数 100 几个词就掉下去了。"
-        "q = k = 1 的虚线会穿过零：不是单调衰减。"),
+        "在对数横轴上，底数越大曲线越往右移：衰减更慢，但没有哪个底数能一直接近 1。底数 10⁶ 的 q = k = 1 打分"
+        "在 r = 100 处已降到起点的 0.59，在 r = 10 000 处降到 0.31（上界：0.42 与 0.17）；底数 100 的打分在 "
+        "r = 59 处就已跌破零。q = k = 1 的虚线会穿过零：不是单调衰减。"),
     "decay.scene.same": "内容相同的随机向量",
-    "decay.scene.same.say": "q = k 随机时，平均值贴着 q = k = 1 曲线（即它的期望，点线）走——但色带和单独一对显示，单个对会偏离平均值很远。",
+    "decay.scene.same.say": (
+        "q = k 随机时，64 对的平均值贴着 q = k = 1 曲线（即它的期望，点线）走，相差不超过 0.03——但色带"
+        "（平均 ± 0.09）和单独一对（与期望最多相差 0.25）显示，单个对会偏离平均值很远。"),
     "decay.scene.indep": "内容相互独立",
-    "decay.scene.indep.say": "无关的 q 与 k 在每个距离上平均都是 0，色带在 r = 1 与 r = 1000 处一样宽：决定打分的是内容，不是距离。",
+    "decay.scene.indep.say": (
+        "无关的 q 与 k 在每个距离上平均都是 0（从不超出 ± 0.03），色带在 r = 1（± 0.08）与 r = 1000（± 0.07）处"
+        "差不多一样宽：决定打分的是内容，不是距离。"),
     "decay.scene.pair": "单个频率对在振荡",
     "decay.scene.pair.say": (
-        "种子文章 001 的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 key "
+        "《位置编码》中的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 key "
         "几乎拿到最低分，而且会一直振荡下去。只有一对时 RoFormer 上界是一条水平线：没有可求和的项，也就没有衰减。"),
     "decay.scene.alibi": "ALiBi 与正弦编码",
     "decay.scene.alibi.say": (
         "ALiBi 直接减去 m_h·r：对每一对 query 和 key 都线性衰减的直线——这是构造出来的保证。"
         "正弦编码的点积与 RoPE 的 q = k = 1 曲线一样，也是余弦和。"),
+    # errors of posviz.pe.decay
+    "err.decay_distances": "distances 必须是整数 max_distance，或非空的一维整数张量，收到的是 {got}",
+    "err.decay_distances_range": "distances 最多只能有 {n} 个值，且都在 [0, {hi}] 内，收到的是 {got}",
+    "err.decay_qk_shape": "q 和 k 的形状必须相同 [..., d]，收到的是 {q} 和 {k}",
+    "err.decay_heads": "heads 必须至少指定一个 [1, {num_heads}] 内的头",
 }

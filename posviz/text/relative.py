@@ -46,7 +46,7 @@ EN = {
     # ---------------------------------------------------------------- common
     "relative.ax.key": "key position j",
     "relative.ax.query": "query position i",
-    "relative.ax.distance": "distance d = i − j (positive: key in the past)",
+    "relative.ax.distance": "d = i − j (> 0: key in the past)",
     "relative.decode.square": "No cache: L = S = {S}, queries and keys are positions {first}…{last}.",
     "relative.decode.rect": (
         "Decoding: {L} new queries over S = {S} keys. Queries are right-aligned — they sit at positions "
@@ -139,6 +139,13 @@ EN = {
     "relative.fig.alibi.bias": "bias of head {h}: −{m} · |i − j|",
     "relative.cb.bias": "bias",
     "relative.alibi.clamped": "Head {asked} does not exist with H = {H}; showing head {h}.",
+    "relative.alibi.sorted": (
+        "With H = {H}, a power of two, the slopes fall with the head index: head 1 is the steepest "
+        "(m = {m_steep}), head {flat} the flattest (m = {m_flat})."),
+    "relative.alibi.mixed": (
+        "With H = {H} the slopes are **not** in head order: the steepest head is {steep} (m = {m_steep}), "
+        "the flattest is head {flat} (m = {m_flat})."),
+    "relative.alibi.rank": "Head {h}, whose bias is drawn, has m = {m_h}; {steeper} of the {H} heads are steeper.",
     # ---------------------------------------------------------------- mask / NoPE
     "relative.h.mask": "5 · A causal mask alone (NoPE)",
     "relative.mask.md": (
@@ -151,7 +158,7 @@ EN = {
         "this way. The signal is weak and hard to control, so explicit encodings remain the norm."
     ),
     "relative.fig.mask.mask": "causal mask: 1 = edge exists",
-    "relative.fig.mask.uniform": "uniform attention: weight on each visible key",
+    "relative.fig.mask.uniform": "uniform attention: weight per key",
     "relative.ax.weight": "weight 1/(i + 1)",
     "relative.mask.allowed": "allowed",
     "relative.mask.weight": "1/(i+1)",
@@ -225,14 +232,23 @@ EN = {
     ),
     "relative.scene.alibi": "ALiBi with 12 heads",
     "relative.scene.alibi.say": (
-        "12 is not a power of two: heads 1–8 get 2^(−h), heads 9–12 every other slope of 16 heads. "
-        "Head 12 is steep: it barely looks beyond its neighbours."
+        "12 is not a power of two: heads 1–8 take 2^(−h) = 1/2 … 1/256, heads 9–12 every other slope of 16 "
+        "heads: 0.707, 0.354, 0.177, 0.0884. So steepness no longer follows the head index: head 9 (m = 0.707) "
+        "is the steepest and barely looks beyond its neighbours, head 8 (m = 0.00391) is the flattest, and "
+        "head 12, whose bias is drawn, is middling (m = 0.0884; 6 of the 12 heads are steeper)."
     ),
     "relative.scene.decode": "Decoding with a cache",
     "relative.scene.decode.say": (
         "4 new queries over 32 keys: the rows are positions 28–31, right-aligned. Every scheme must use "
         "these global positions, or distances are wrong."
     ),
+    # errors of posviz.pe.relative
+    "err.rel_query_length": (
+        "query_length must be <= key_length ({key_length}): the queries are the last query_length keys, got {got}"),
+    "err.rel_t5_max_distance": (
+        "max_distance must be > {max_exact} (the exact-bucket range max_exact for num_buckets={num_buckets}, "
+        "bidirectional={bidirectional}), got {got}"),
+    "err.rel_positions": "query_pos and key_pos must be non-empty 1-D position lists, got shapes {query_shape} and {key_shape}",
 }
 
 ZH = {
@@ -274,7 +290,7 @@ ZH = {
     "w.rel_head.help": "与论文一样从 1 开始编号；超过 H 时显示最后一个头。",
     "relative.ax.key": "键位置 j",
     "relative.ax.query": "查询位置 i",
-    "relative.ax.distance": "距离 d = i − j（正数：键在过去）",
+    "relative.ax.distance": "d = i − j（> 0：键在过去）",
     "relative.decode.square": "无缓存：L = S = {S}，查询和键都是位置 {first}…{last}。",
     "relative.decode.rect": (
         "增量解码：{L} 个新查询对 S = {S} 个键。查询右对齐——位于位置 {first}…{last}，即键的最后 {L} 个；"
@@ -354,6 +370,11 @@ ZH = {
     "relative.fig.alibi.bias": "第 {h} 个头的偏置：−{m} · |i − j|",
     "relative.cb.bias": "偏置",
     "relative.alibi.clamped": "H = {H} 时没有第 {asked} 个头；显示第 {h} 个头。",
+    "relative.alibi.sorted": "H = {H} 是 2 的幂，斜率随头的编号递减：第 1 个头最陡（m = {m_steep}），第 {flat} 个头最平（m = {m_flat}）。",
+    "relative.alibi.mixed": (
+        "H = {H} 时斜率**不**按头的编号排列：最陡的是第 {steep} 个头（m = {m_steep}），"
+        "最平的是第 {flat} 个头（m = {m_flat}）。"),
+    "relative.alibi.rank": "画出偏置的第 {h} 个头 m = {m_h}；{H} 个头中有 {steeper} 个比它陡。",
     "relative.h.mask": "5 · 只有因果掩码（NoPE）",
     "relative.mask.md": (
         "因果掩码只规定**能连哪条边**——查询 i 只能读 j ≤ i 的键——却不告诉模型两个可见 token **相隔多远**："
@@ -417,7 +438,17 @@ ZH = {
     "relative.scene.t5causal": "T5 解码器：因果分桶",
     "relative.scene.t5causal.say": "因果时 32 个桶全部给过去，所有未来的键都和距离 0 一起落入 0 号桶。",
     "relative.scene.alibi": "12 个头的 ALiBi",
-    "relative.scene.alibi.say": "12 不是 2 的幂：第 1–8 个头取 2^(−h)，第 9–12 个头取 16 头斜率的隔一取一。第 12 个头很陡：几乎只看近邻。",
+    "relative.scene.alibi.say": (
+        "12 不是 2 的幂：第 1–8 个头取 2^(−h) = 1/2 … 1/256，第 9–12 个头取 16 头斜率的隔一取一：0.707、0.354、"
+        "0.177、0.0884。于是陡峭程度不再按头的编号排列：第 9 个头（m = 0.707）最陡，几乎只看近邻；"
+        "第 8 个头（m = 0.00391）最平；画出偏置的第 12 个头居中（m = 0.0884；12 个头中有 6 个比它陡）。"
+    ),
     "relative.scene.decode": "带缓存的增量解码",
     "relative.scene.decode.say": "4 个新查询对 32 个键：行是位置 28–31，右对齐。每种方案都必须用这些全局位置，否则距离就错了。",
+    # errors of posviz.pe.relative
+    "err.rel_query_length": "query_length 必须 ≤ key_length（{key_length}）：查询是键中的最后 query_length 个，收到的是 {got}",
+    "err.rel_t5_max_distance": (
+        "max_distance 必须 > {max_exact}（num_buckets={num_buckets}、bidirectional={bidirectional} 时精确桶的范围 "
+        "max_exact），收到的是 {got}"),
+    "err.rel_positions": "query_pos 和 key_pos 必须是非空的一维位置列表，收到的形状是 {query_shape} 和 {key_shape}",
 }

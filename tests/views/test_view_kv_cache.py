@@ -2,8 +2,6 @@
 the page's narration states (checked at each scene's own settings)."""
 import math
 
-import pytest
-
 from posviz import scenes, text
 from posviz.figures import kv_cache as figs
 from posviz.lab import kv_cache as kc
