@@ -105,9 +105,10 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] p, [data-testid="stMetricDelta"] { font-size: 1.45rem !important; }
 [data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
 [data-testid="stSliderThumbValue"] *, [data-testid="stSliderTickBar"] * { font-size: 1.45rem !important; }
+[data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.4rem; }
 [data-testid="stRadio"] label p, [data-testid="stRadio"] label div, [data-testid="stCheckbox"] label p,
 [data-testid="stToggle"] label p, [role="radiogroup"] label p { font-size: 1.45rem !important; }
-[data-baseweb="select"] div, [data-baseweb="select"] span, [data-baseweb="tag"] span, [data-baseweb="popover"] li,
+[data-baseweb="select"] div, [data-baseweb="select"] span, [data-baseweb="tag"], [data-baseweb="tag"] span, [data-baseweb="popover"] li,
 [data-baseweb="input"] input, [data-testid="stNumberInput"] input, [data-testid="stTextInput"] input { font-size: 1.45rem !important; }
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.45rem !important; }
 [data-testid="stMarkdownContainer"] table th, [data-testid="stMarkdownContainer"] table td { font-size: 1.45rem !important; }
