@@ -1,57 +1,32 @@
 import streamlit as st
 
 from posviz import ui
-from posviz.lab import toy_model as attention
-from posviz.pe import position_ids as positions
-from posviz.lab import tokens
 from posviz.figures import lab as figs
+from posviz.lab import toy_model
+from posviz.pe import position_ids
+from posviz.views import lab as view
 
 ui.header("lab")
-
-BUG_KEYS = {"lab_nopos": "no_position", "lab_qonly": "rotate_q_only", "lab_rotv": "rotate_v",
-            "lab_hidden": "rope_on_hidden", "lab_unmasked": "pads_unmasked",
-            "lab_layoutbug": "layout_mismatch", "lab_lowp": "low_precision"}
-run = ui.cache(attention.lab_run)
-summary = ui.cache(attention.summary_matrix)
-f32_error = ui.cache(attention.lowp_float32_error)
-PACK_MAX_OFFSET = 4096
-
-
-@ui.cache
-def packed(a, b, offset):
-    """Tokens of A + B in one row, their segment and position ids under every contract."""
-    toks = [tokens.tokenize(a, name="lab_a"), tokens.tokenize(b, name="lab_b")]
-    lengths = [len(t) for t in toks]
-    ids = {c: positions.packed_position_ids(lengths, c, source_offsets=[0, offset]).tolist()
-           for c in positions.PACK_CONTRACTS}
-    return toks[0] + toks[1], positions.packed_segment_ids(lengths).tolist(), ids
-
-
-def verdict(err):
-    if err < attention.HARMLESS:
-        return ui.t("lab.verdict.harmless")
-    return ui.t("lab.verdict.harmful") if err > attention.HARMFUL else ui.t("lab.verdict.small")
-
 
 # ---------------------------------------------------------------- 1 · batch and model
 st.subheader(ui.t("lab.setup"))
 c1, c2 = st.columns(2)
 with c1:
-    sent_a = ui.text_input("lab_a", ui.t("lab.default_a"), max_chars=tokens.MAX_CHARS)
+    sent_a = ui.text_input("lab_a", ui.t("lab.default_a"), max_chars=view.MAX_CHARS)
 with c2:
-    sent_b = ui.text_input("lab_b", ui.t("lab.default_b"), max_chars=tokens.MAX_CHARS)
+    sent_b = ui.text_input("lab_b", ui.t("lab.default_b"), max_chars=view.MAX_CHARS)
 c1, c2, c3 = st.columns([1, 1.2, 1])
 with c1:
     side = ui.radio("lab_side", ("left", "right"), "left")
 with c2:
-    method = ui.select("lab_method", attention.METHODS, "rope")
+    method = ui.select("lab_method", view.POSITION_METHODS, "rope")
 with c3:
-    layout = ui.radio("lab_layout", attention.ROPE_LAYOUTS, "interleaved", disabled=method != "rope")
+    layout = ui.radio("lab_layout", view.ROPE_LAYOUTS, "interleaved", disabled=method != "rope")
 c1, c2, c3, c4 = st.columns(4, vertical_alignment="center")
 with c1:
     heads = ui.slider("lab_heads", 1, 4, 2)
 with c2:
-    head_dim = ui.select_slider("lab_dim", (8, 16, 32, 64), 16)
+    head_dim = ui.select_slider("lab_dim", view.HEAD_DIMS, 16)
 with c3:
     maxlen = ui.slider("lab_maxlen", 2, 64, 16)
 with c4:
@@ -63,9 +38,9 @@ with st.expander(ui.t("lab.weights.title"), icon=":material/tune:"):
 st.subheader(ui.t("lab.bugs"))
 c1, c2, c3 = st.columns([1.2, 1.4, 1.4])
 with c1:
-    scheme = ui.select("lab_scheme", positions.SCHEMES, "mask")
-    dtype = ui.select("lab_dtype", tuple(attention.LOWP_DTYPES), "bfloat16")
-    offset = ui.select_slider("lab_offset", attention.LOWP_OFFSETS, 8192)
+    scheme = ui.select("lab_scheme", view.SCHEMES, "mask")
+    dtype = ui.select("lab_dtype", view.LOWP_DTYPES, "bfloat16")
+    offset = ui.select_slider("lab_offset", view.LOWP_OFFSETS, 8192)
 not_rope = method != "rope"
 with c2:
     on = {k: ui.toggle(k, False) for k in ("lab_nopos", "lab_unmasked")}
@@ -73,25 +48,25 @@ with c2:
 with c3:
     on.update({k: ui.toggle(k, False, disabled=not_rope) for k in ("lab_hidden", "lab_layoutbug", "lab_lowp")})
 st.caption(ui.t("lab.bugs.rope_only"))
-bugs = tuple(BUG_KEYS[k] for k, v in on.items() if v and attention.applies(method, BUG_KEYS[k]))
+bugs = tuple(view.BUG_KEYS[k] for k, v in on.items() if v and view.applies(method, view.BUG_KEYS[k]))
 
 settings = dict(padding_side=side, num_heads=heads, head_dim=head_dim, causal=causal, max_length=maxlen,
-                lowp_dtype=dtype, lowp_offset=offset)
+                lowp_dtype=dtype, lowp_offset=offset, names=(ui.t("w.lab_a"), ui.t("w.lab_b")))
 names = (ui.t("lab.name.a"), ui.t("lab.name.b"))
 
 with ui.guard():
-    res = run(sent_a, sent_b, method=method, rope_layout=layout, scheme=scheme, bugs=bugs, **settings)
+    res = view.experiment(sent_a, sent_b, method=method, rope_layout=layout, scheme=scheme, bugs=bugs, **settings)
     m1, m2 = st.columns([1, 3])
     m1.metric(ui.t("lab.metric"), f"{res['max_error']:.2e}")
-    m2.markdown(f"**{verdict(res['max_error'])}**")
+    m2.markdown(f"**{ui.t('lab.verdict.' + res['verdict'])}**")
     with st.container(border=True):
         st.markdown(f"**{ui.t('lab.effects')}**")
         st.markdown(ui.t(f"lab.effect.{scheme}"))
         for bug in bugs:
             if bug == "low_precision":
-                f32 = f32_error(sent_a, sent_b, padding_side=side, method_layout=layout, num_heads=heads,
-                                head_dim=head_dim, causal=causal, lowp_offset=offset)
-                st.markdown(ui.t("lab.effect.low_precision", f32=f32))
+                lowp = res["lowp"]
+                stored = ui.t("lab.lowp.exact" if lowp["exact"] else "lab.lowp.collapse", **lowp)
+                st.markdown(ui.t("lab.effect.low_precision", stored=stored, **lowp))
             else:
                 st.markdown(ui.t(f"lab.effect.{bug}"))
 
@@ -102,72 +77,57 @@ with ui.guard():
         row = ui.radio("lab_row", (0, 1), 0)
     with c2:
         head = ui.radio("lab_head", tuple(range(heads)), 0)
-    head = min(head, heads - 1)
     r = res["rows"][row]
-    fig = figs.attention_compare(
-        r["correct"][head], r["chosen"][head], r["tokens"],
-        titles=(ui.t("lab.fig.correct"), ui.t("lab.fig.chosen"), ui.t("lab.fig.diff")),
-        x_title=ui.t("lab.fig.key"), y_title=ui.t("lab.fig.query"),
-        prob_title=ui.t("lab.fig.prob"), diff_title=ui.t("lab.fig.delta"))
-    ui.plot(fig, key="lab_attn")
+    head = min(head, heads - 1)
+    axes = {"x": ui.t("lab.fig.key"), "y": ui.t("lab.fig.query")}
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        ui.plot(figs.attention_map, r["correct"][head], r["tokens"], zmax=r["top"][head], key="lab_attn",
+                labels={**axes, "title": ui.t("lab.fig.correct"), "colorbar": ui.t("lab.fig.prob")})
+    with c2:
+        ui.plot(figs.attention_map, r["chosen"][head], r["tokens"], zmax=r["top"][head], key="lab_attn_chosen",
+                labels={**axes, "title": ui.t("lab.fig.chosen"), "colorbar": ui.t("lab.fig.prob")})
+    with c3:
+        ui.plot(figs.attention_difference, r["correct"][head], r["chosen"][head], r["tokens"], key="lab_attn_diff",
+                labels={**axes, "title": ui.t("lab.fig.diff"), "colorbar": ui.t("lab.fig.delta")})
     st.caption(ui.t("lab.compare.note"))
-    ui.explain([r"A_h=\operatorname{softmax}\!\Big(\frac{(R(p)Q_h)(R(p)K_h)^\top}{\sqrt d}+B_h+M\Big),\quad "
-                r"M_{ij}=\begin{cases}0 & \text{valid}_j\ (\wedge\ j\le i)\\ -10^9 & \text{else}\end{cases}",
-                r"\text{correct}_r=\text{Attn}(\text{sentence}_r\text{ alone},\ p=0..n_r-1)"],
-               attention.forward, attention.compare, note=ui.t("lab.explain.note"))
+    ui.explain(toy_model.forward, toy_model.compare, note=ui.t("lab.explain.note"))
 
-    fig = figs.error_bars([x["error"] for x in res["rows"]],
-                          [[x["tokens"][i] for i in x["real"]] for x in res["rows"]], names,
-                          title=ui.t("lab.err.title"), y_title=ui.t("lab.err.y"),
-                          harmless_label=ui.t("lab.err.harmless"), harmful_label=ui.t("lab.err.harmful"))
-    ui.plot(fig, key="lab_err")
-    ui.explain(r"\text{err}_{r,t}=\max_c\,\big|O^{\text{chosen}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|",
-               attention.compare)
+    ui.plot(figs.error_bars, res["errors"], res["real_tokens"], harmless=view.HARMLESS, harmful=view.HARMFUL,
+            labels={"title": ui.t("lab.err.title"), "y": ui.t("lab.err.y"), "name.0": names[0], "name.1": names[1],
+                    "harmless": ui.t("lab.err.harmless", v=view.HARMLESS),
+                    "harmful": ui.t("lab.err.harmful", v=view.HARMFUL)}, key="lab_err")
+    ui.explain(toy_model.compare)
 
     # ------------------------------------------------------------ 4 · the three tensors
     st.subheader(ui.t("lab.tensors"))
     st.caption(ui.t("lab.tensors.note"))
     st.caption(ui.t("lab.pads.loss"))
-    labels = (ui.t("lab.t.token"), ui.t("lab.t.id"), ui.t("lab.t.mask"), ui.t("lab.t.pos"))
-    rows = res["rows"]
+    correct, chosen = view.tensors(res, names=names,
+                                   labels=tuple(ui.t(f"lab.t.{k}") for k in ("token", "id", "mask", "pos")))
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(f"**{ui.t('lab.tensors.correct')}**")
-        st.dataframe(figs.tensor_rows([[x["tokens"][i] for i in x["real"]] for x in rows],
-                                      [x["ids_correct"] for x in rows], [[1] * len(x["real"]) for x in rows],
-                                      [x["pos_correct"] for x in rows], names=names, labels=labels),
-                     hide_index=True)
+        ui.table(correct)
     with c2:
         st.markdown(f"**{ui.t('lab.tensors.chosen')}**")
-        st.dataframe(figs.tensor_rows([x["tokens"] for x in rows], [x["ids"] for x in rows],
-                                      [x["mask"] for x in rows], [x["pos"] for x in rows],
-                                      names=names, labels=labels), hide_index=True)
-    ui.explain(r"\text{position\_ids}=\max\big(\operatorname{cumsum}(\text{mask})-1,\ 0\big)",
-               positions.position_ids_from_mask, positions.make_position_ids)
+        ui.table(chosen)
+    ui.explain(position_ids.position_ids_from_mask, position_ids.make_position_ids)
 
 # ---------------------------------------------------------------- 5 · summary matrix
 st.subheader(ui.t("lab.summary"))
 with ui.guard():
-    err, status = summary(sent_a, sent_b, **settings)
-    row_labels = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}")
-                  for m, lay in attention.SUMMARY_ROWS]
-    col_labels = [ui.t(f"lab.col.{b or s}") for s, b in attention.SUMMARY_COLS]
-    sel_row = attention.SUMMARY_ROWS.index((method, layout if method == "rope" else "interleaved"))
-    chosen_cols = [scheme] if scheme != "mask" else []
-    chosen_cols += list(bugs)
-    if len(chosen_cols) <= 1:
-        key = (scheme, bugs[0] if bugs else None) if scheme == "mask" else (scheme, None)
-        selected = (sel_row, attention.SUMMARY_COLS.index(key)) if key in attention.SUMMARY_COLS else None
-    else:
-        selected = None
-    fig = figs.summary_heatmap(err, status, row_labels, col_labels, title=ui.t("lab.summary.title"),
-                               na_label=ui.t("lab.summary.na"), oor_label=ui.t("lab.summary.oor"),
-                               colorbar_title=ui.t("lab.summary.cbar"), selected=selected)
-    ui.plot(fig, key="lab_summary")
+    summary = view.summary(sent_a, sent_b, **settings)
+    selected = view.selected_cells(method, layout, scheme, bugs)
+    rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
+    cells = {"na": ui.t("lab.summary.na"), "oor": ui.t("lab.summary.oor")}
+    for col, part, suffix in zip(st.columns([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
+        with col:
+            ui.plot(figs.summary_heatmap, summary[part]["err"], summary[part]["status"], rows,
+                    [ui.t(f"lab.col.{b or s}") for s, b in summary[part]["cols"]], selected=selected[part],
+                    labels={**cells, "title": ui.t(f"lab.summary.title.{part}")}, key=f"lab_summary{suffix}")
     st.caption(ui.t("lab.summary.note"))
-    ui.explain(r"\text{cell}(\text{method},\text{setup})="
-               r"\max_{r,t,c}\big|O^{\text{setup}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|",
-               attention.summary_matrix, note=ui.t("lab.summary.explain"))
+    ui.explain(toy_model.summary_matrix, note=ui.t("lab.summary.explain"))
 
 # ---------------------------------------------------------------- 6 · packing and concatenation
 st.subheader(ui.t("lab.pack"))
@@ -176,14 +136,11 @@ c1, c2 = st.columns(2)
 with c1:
     pack = ui.toggle("lab_pack", False)
 with c2:
-    pack_off = ui.slider("lab_pack_off", 0, PACK_MAX_OFFSET, 100, disabled=not pack)
+    pack_off = ui.slider("lab_pack_off", 0, view.PACK_MAX_OFFSET, 100, disabled=not pack)
 if pack:
     with ui.guard():
-        toks, seg, ids = packed(sent_a, sent_b, pack_off)
+        packed = view.packed(sent_a, sent_b, pack_off, settings["names"])
         st.caption(ui.t("lab.pack.off", o=pack_off))
-        cols = [(ui.t("lab.pack.col.token"), toks), (ui.t("lab.pack.col.segment"), [names[k] for k in seg])]
-        cols += [(ui.t(f"lab.pack.col.{c}"), ids[c]) for c in positions.PACK_CONTRACTS]
-        st.dataframe([{"": label, **{str(t): str(v) for t, v in enumerate(vals)}} for label, vals in cols],
-                     hide_index=True)
-        ui.explain([r"\text{global: } p=t,\quad \text{reset: } p=t-t_k,\quad \text{source: } p=o_k+(t-t_k)"],
-                   positions.packed_position_ids)
+        ui.table(view.packed_rows(packed, names=names, row_labels={
+            k: ui.t(f"lab.pack.col.{k}") for k in ("token", "segment") + view.PACK_CONTRACTS}))
+        ui.explain(position_ids.packed_position_ids)

@@ -1,5 +1,7 @@
 """Figures of the overview page: permutation equivariance, where position enters, seat numbers.
 
+Arrays and one `labels` dict in, go.Figure out. Every figure is one panel: the page sets compared
+panels side by side in st.columns (stacked on a phone) and passes their shared colour range.
 Token labels are user text and are HTML-escaped (plotly reads a few tags in labels).
 """
 import math
@@ -7,49 +9,71 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures import style
-from posviz.figures.panels import pair_and_difference, panel_layout, token_labels
+from posviz.figures import panels, style
+
+PANEL_HEIGHT = 420
+FLOOR = 1e-9          # the log axis of the bar chart draws an exact 0 here (the CSV keeps the 0)
 
 
-def equivariance_panels(out_b, p_out_a, diff, tokens_b, *, titles, x_title, y_title, value_title,
-                        diff_title, height=360):
-    """Attn(PX) | P·Attn(X) | difference, rows = tokens of PX, columns = output dimensions.
-
-    The first two share one diverging scale; the difference has its own (symmetric, zmid 0),
-    floored at 1e-6 so an exact zero shows as white, not as amplified float noise."""
-    a, b, dz = style.f32(out_b), style.f32(p_out_a), style.f32(diff)
-    lo, hi = style.symmetric_range(a, b)
-    return pair_and_difference(
-        a, b, dz, x=np.arange(a.shape[1]), y=token_labels(tokens_b), titles=titles, x_title=x_title,
-        y_title=y_title, value_axis=dict(colorscale=style.DIVERGING, cmin=lo, cmax=hi, cmid=0.0),
-        value_title=value_title, diff_max=max(float(np.abs(dz).max()), 1e-6), diff_title=diff_title,
-        height=height, hovers=("dim=%{x}<br>token=%{y}<br>%{z:.4g}<extra></extra>",) * 2)
+def _clear_top(fig, narrow=False):
+    """The title (set by style.layout) under plotly's toolbar, which a touch screen always shows, and
+    wrapped so that it never runs off a phone: panels.title_on_top. `narrow`: a panel in a narrow column."""
+    return panels.title_on_top(fig, fig.layout.title.text, width=panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH)
 
 
-def equivariance_bars(table, method_labels, mask_labels, *, title, y_title, floor=1e-9):
-    """max |Attn(PX) - P Attn(X)| per method, without / with the causal mask (log axis)."""
-    t = np.maximum(np.asarray(table, dtype=np.float64), floor)
+def _legend_below(fig, rows=2):
+    """Horizontal legend at the very bottom of the figure, under the x axis title, with room for
+    `rows` lines of entries when it wraps on a phone."""
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
+                      margin=dict(b=70 + 26 * rows))
+    return fig
+
+
+def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
+    """One [L,D] output (rows = tokens of PX, columns = output dimensions) on a diverging scale fixed
+    at `zrange` = (lo, hi): the page passes one range to Attn(PX) and P·Attn(X), so they compare colour
+    for colour, and a symmetric range of its own to their difference. labels: title, x, y, value."""
+    z = style.f32(z)
+    lo, hi = (float(v) for v in zrange)
+    fig = go.Figure(style.heatmap(z, x=np.arange(z.shape[1]), y=panels.token_labels(tokens), zmin=lo, zmax=hi,
+                                  colorbar_title=labels["value"],
+                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>"))
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=height, legend=False)
+    # a horizontal colour bar at the bottom: three panels side by side keep their width for the data
+    fig.data[0].colorbar.update(orientation="h", x=0.5, xanchor="center", yref="container", y=0, yanchor="bottom",
+                                len=0.9, thickness=10, nticks=3, title=dict(text=labels["value"], side="right"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_layout(margin=dict(l=10, r=20, b=120))   # the axes' automargin makes room for the token labels
+    return _clear_top(fig, narrow=True)
+
+
+def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
+    """max |Attn(PX) - P Attn(X)| per method, without / with the causal mask (log axis; an exact 0 is
+    drawn at `floor`, the CSV and the hover keep the real number). labels: title, y, nomask, causal."""
+    real = np.asarray(table, dtype=np.float64)
+    drawn = np.maximum(real, floor)
     fig = go.Figure()
-    for j, lab in enumerate(mask_labels):
-        fig.add_trace(go.Bar(x=list(method_labels), y=style.f32(t[:, j]), name=lab,
-                             marker_color=style.PALETTE[j],
-                             hovertemplate="%{x}<br>%{y:.3g}<extra>" + lab + "</extra>"))
+    for j, lab in enumerate((labels["nomask"], labels["causal"])):
+        fig.add_trace(go.Bar(x=list(method_labels), name=lab, marker_color=style.PALETTE[j],
+                             **style.real_values("y", style.f32(drawn[:, j]), real[:, j]),
+                             hovertemplate="%{x}<br>%{customdata:.3g}<extra>" + lab + "</extra>"))
     fig.add_hline(y=1e-5, line=dict(color="#555555", dash="dot", width=1.5))
-    style.layout(fig, title=title, y_title=y_title, height=360)
-    fig.update_layout(legend=dict(x=1, xanchor="right", y=1.0, yanchor="bottom"))
+    style.layout(fig, title=labels["title"], y_title=labels["y"], height=420)
+    _legend_below(_clear_top(fig), rows=1)
     fig.update_yaxes(type="log", range=[math.log10(floor) - 0.5, 1.0], exponentformat="power")
     return fig
 
 
 def _q(s):
-    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT string; a shape such as " [N,L,D]" goes on its own line, so the boxes stay narrow (a phone)."""
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace(" [", "\\n[") + '"'
 
 
 def where_position_dot(lab):
     """Graphviz DOT of the three places position enters (seed 000 §02); lab = {key: label}."""
     node = 'node [shape=box, style="rounded,filled", fontname="Noto Sans CJK SC", fontsize=12, fillcolor="#f4f4f4"];'
     pos = 'fillcolor="#F0E442"'
-    lines = ["digraph G {", "rankdir=LR; nodesep=0.25; ranksep=0.35;", node,
+    lines = ["digraph G {", "rankdir=LR; nodesep=0.2; ranksep=0.3;", node,
              'edge [fontname="Noto Sans CJK SC", fontsize=11];']
     # graphviz stacks LR clusters bottom-up: list them in reverse to read top-down abs, rope, bias
     for i, (kind, color) in enumerate((("bias", "#D55E00"), ("rope", "#009E73"), ("abs", "#0072B2"))):
@@ -76,38 +100,32 @@ def where_position_dot(lab):
     return "\n".join(lines)
 
 
-SEAT_OMEGAS = (0.2, 0.05, 0.0125)
-
-
-def seat_number_figure(length, *, train_length, titles, x_title, labels, height=380):
-    """Left: a bare integer p (unbounded, one scale) vs p / L_train (leaves [0, 1] past training).
-    Right: three sinusoid channels sin(p w), w in SEAT_OMEGAS (bounded, several scales)."""
-    p = np.arange(1, length + 1, dtype=np.float64)
-    lay, axes = panel_layout(titles, gap=0.1, shared_y=False)
-    (x1, y1), (x2, y2) = axes
-    traces = []
-    for y, name, color, width in ((p, labels["int"], style.PALETTE[7], 2.5),
-                                  (p / train_length, labels["norm"], style.PALETTE[0], 2.5)):
+def seat_integer(p, integer, normalised, train_length, *, labels, height=440):
+    """A bare integer p (unbounded, one scale) and p / L_train (leaves [0, 1] past training) on a log
+    axis, with the training length and the size of an embedding entry marked.
+    labels: title, x, int, norm, train, emb."""
+    fig = go.Figure()
+    for y, name, color in ((integer, labels["int"], style.PALETTE[7]), (normalised, labels["norm"], style.PALETTE[0])):
         xs, ys = style.line_xy(p, y)
-        traces.append(go.Scatter(x=xs, y=ys, name=name, line=dict(color=color, width=width), xaxis=x1, yaxis=y1))
-    for k, w in enumerate(SEAT_OMEGAS):
-        xs, ys = style.line_xy(p, np.sin(p * w))
-        traces.append(go.Scatter(x=xs, y=ys, name=f"sin({w:g}·p)", xaxis=x2, yaxis=y2,
-                                 line=dict(color=style.PALETTE[(1, 2, 4)[k]], width=2)))
-    lay["xaxis"].update(title=dict(text=x_title))
-    lay["xaxis2"].update(title=dict(text=x_title))
-    lay["yaxis"].update(type="log", dtick=1, exponentformat="power")
-    lay["yaxis2"].update(range=[-1.15, 1.15])
-    lay["shapes"] = [dict(type="line", xref="x", yref="y domain", x0=train_length, x1=train_length, y0=0, y1=1,
-                          line=dict(color="#555555", dash="dash")),
-                     dict(type="line", xref="x domain", yref="y", x0=0, x1=1, y0=1, y1=1,
-                          line=dict(color="#555555", dash="dot"))]
-    lay["annotations"] += [
-        dict(x=train_length, xref="x", y=1, yref="y domain", text=labels["train"], showarrow=False,
-             xanchor="left", yanchor="top"),
-        dict(x=1, xref="x domain", y=0, yref="y", text=labels["emb"], showarrow=False, xanchor="right",
-             yanchor="top")]
-    fig = go.Figure(data=traces, layout=lay)
-    style.layout(fig, height=height)
-    fig.update_layout(legend=dict(orientation="h", x=0, y=-0.25, yanchor="top"), margin=dict(b=120))
-    return fig
+        fig.add_trace(go.Scatter(x=xs, y=ys, name=name, line=dict(color=color, width=2.5)))
+    fig.add_vline(x=train_length, line=dict(color="#555555", dash="dash"))
+    fig.add_hline(y=1, line=dict(color="#555555", dash="dot"))
+    fig.add_annotation(x=train_length, y=1, xref="x", yref="y domain", text=labels["train"], showarrow=False,
+                       xanchor="left", yanchor="top")
+    fig.add_annotation(x=1, y=0, xref="x domain", yref="y", text=labels["emb"], showarrow=False,
+                       xanchor="right", yanchor="top")
+    style.layout(fig, title=labels["title"], x_title=labels["x"], height=height)
+    fig.update_yaxes(type="log", dtick=1, exponentformat="power")
+    return _legend_below(_clear_top(fig), rows=2)
+
+
+def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
+    """Three sinusoid channels sin(p w): bounded, several scales. sinusoids [3, P]. labels: title, x."""
+    fig = go.Figure()
+    for k, (w, y) in enumerate(zip(omegas, sinusoids)):
+        xs, ys = style.line_xy(p, y)
+        fig.add_trace(go.Scatter(x=xs, y=ys, name=f"sin({w:g}·p)", line=dict(color=style.PALETTE[(1, 2, 4)[k % 3]],
+                                                                             width=2)))
+    style.layout(fig, title=labels["title"], x_title=labels["x"], height=height)
+    fig.update_yaxes(range=[-1.15, 1.15])
+    return _legend_below(_clear_top(fig), rows=2)

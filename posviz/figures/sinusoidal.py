@@ -1,32 +1,41 @@
-"""Figures of the sinusoidal & learned page: arrays in, go.Figure out (no streamlit).
+"""Figures of the sinusoidal & learned page: arrays and one `labels` dict in, go.Figure out.
 
-Every builder takes already-translated labels (`labels` dicts / strings), so the same
-figure serves both languages.
+Every figure is a single panel: where the page compares two panels it draws each as its own figure
+inside st.columns (which stack on a phone), with the colour range fixed explicitly (PE in [-1, 1]).
 """
-
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from posviz.figures import style
+from posviz.figures import panels, style
 
 MAX_WAVES = 8
 MAX_ROTATION_DIMS = 16   # the block structure of M(Delta) is only readable for a few pairs
 # Heatmaps are decimated along the POSITION axis only: striding the dimension axis of an
 # interleaved table would keep every other column, i.e. only the sines.
 MAX_POSITIONS_SHOWN = 160   # also keeps the CSV under each figure quick to build
+MAX_LAYOUT_POSITIONS = 96
+PE_RANGE = (-1.0, 1.0)      # every PE entry is a sine or a cosine: one fixed scale for every panel
+HEIGHT = 440
 
 
-def _title_above_legend(fig, top=92):
-    """Title at the very top, the horizontal legend on its own line just above the plot."""
-    fig.update_layout(margin=dict(t=top), title=dict(y=0.985, yanchor="top"),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+def _clear_top(fig, narrow=False):
+    """The title (set by style.layout) under plotly's toolbar, which a touch screen always shows, and
+    wrapped so that it never runs off a phone: panels.title_on_top. `narrow`: a panel in a narrow column."""
+    return panels.title_on_top(fig, fig.layout.title.text, width=panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH)
+
+
+def _legend_below(fig, rows=2):
+    """Horizontal legend at the very bottom of the figure, under the x axis title (never over the curves
+    or the axis title), with room for `rows` lines of entries when it wraps on a phone."""
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
+                      margin=dict(b=70 + 26 * rows))
     return fig
 
 
-def _legend_inside(fig):
-    fig.update_layout(legend=dict(orientation="v", x=0.99, xanchor="right", y=0.99, yanchor="top",
-                                  bgcolor="rgba(255,255,255,0.85)", bordercolor="#cccccc", borderwidth=1))
+def _square(fig):
+    """Equal units on x and y without padding the axis ranges (the heatmap keeps its own extent)."""
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(scaleanchor="x", constrain="domain")
     return fig
 
 
@@ -34,8 +43,7 @@ def waveforms(pe, dims, *, position=None, labels):
     """PE[:, d] against position for each chosen dimension d (fast dims first).
 
     pe [L,D]; dims: dimension indices (those >= D are skipped); position: a vertical
-    marker at the fingerprint position. labels: title, x, y, dim (format with {d}, {kind}),
-    sin, cos.
+    marker at the fingerprint position. labels: title, x, y, dim (format with {d}, {kind}), sin, cos.
     """
     pe = style.f32(pe)
     length, dim = pe.shape
@@ -49,41 +57,43 @@ def waveforms(pe, dims, *, position=None, labels):
                                  line=dict(width=2.2, color=style.PALETTE[k % len(style.PALETTE)])))
     if position is not None and 0 <= position < length:
         fig.add_vline(x=position, line=dict(color="#555555", dash="dash", width=1.5))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=420)
-    _title_above_legend(fig)
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460)
+    _legend_below(_clear_top(fig), rows=3)
     fig.update_yaxes(range=[-1.1, 1.1])
     return fig
 
 
-def fingerprint(pe, fingerprint_values, position, *, labels):
-    """[L,D] heatmap (x = position, y = dimension) beside the column PE(position) as bars.
-
-    The slice at x = position of the left panel is the bar chart on the right: the
-    position's multi-scale fingerprint (seed 001).
-    """
+def fingerprint_table(pe, position, *, labels):
+    """The [L,D] table as a heatmap (x = position, y = dimension, fast dimensions on top), with a line
+    at `position`: the column cut there is `fingerprint_column`. labels: title, x, y, value."""
     pe = style.f32(pe)
-    fp = style.f32(fingerprint_values)
     length, dim = pe.shape
     keep = style.decimate_axis(length, MAX_POSITIONS_SHOWN)
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, column_widths=[0.78, 0.22],
-                        horizontal_spacing=0.03,
-                        subplot_titles=(labels["heatmap"], labels["slice"].format(p=position)))
-    hm = style.heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=-1, zmax=1,
-                       colorbar_title=labels["value"],
-                       hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
-    fig.add_trace(hm, row=1, col=1)
-    colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0])
-    fig.add_trace(go.Bar(x=fp, y=np.arange(dim), orientation="h", marker_color=list(colors),
-                         name=labels["slice"].format(p=position), showlegend=False,
-                         hovertemplate=labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"), row=1, col=2)
+    fig = go.Figure(style.heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1],
+                                  colorbar_title=labels["value"],
+                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}"))
     if 0 <= position < length:
-        fig.add_vline(x=position, line=dict(color="#111111", width=2), row=1, col=1)
-    style.layout(fig, height=460, legend=False)
-    fig.update_xaxes(title_text=labels["x"], row=1, col=1)
-    fig.update_xaxes(title_text="PE", range=[-1.1, 1.1], row=1, col=2)
-    fig.update_yaxes(title_text=labels["y"], autorange="reversed", row=1, col=1)
-    fig.data[0].colorbar.update(x=1.02, len=0.9, thickness=16)
-    return fig
+        fig.add_vline(x=position, line=dict(color="#111111", width=2))
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=HEIGHT, legend=False)
+    fig.data[0].colorbar.update(len=0.85, thickness=14)
+    fig.update_yaxes(autorange="reversed")
+    return _clear_top(fig)
+
+
+def fingerprint_column(values, *, labels):
+    """One column PE(p) of the table as horizontal bars, one per dimension, on the rows of
+    `fingerprint_table`. labels: title, y."""
+    fp = style.f32(values)
+    dim = len(fp)
+    colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0])
+    fig = go.Figure(go.Bar(x=fp, y=np.arange(dim), orientation="h", marker_color=list(colors),
+                           name=labels["title"], showlegend=False,
+                           hovertemplate=labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"))
+    style.layout(fig, title=labels["title"], x_title="PE", y_title=labels["y"], height=HEIGHT,
+                 legend=False)
+    fig.update_xaxes(range=[-1.1, 1.1])
+    fig.update_yaxes(autorange="reversed")
+    return _clear_top(fig, narrow=True)
 
 
 def similarity(sim, *, labels, offset=0):
@@ -95,9 +105,10 @@ def similarity(sim, *, labels, offset=0):
     pos = np.arange(offset, offset + n)[keep]
     fig = go.Figure(style.heatmap(sim[np.ix_(keep, keep)], x=pos, y=pos, zmin=zmin, zmax=zmax, colorbar_title="PE·PE",
                                   hover="m=%{y}<br>n=%{x}<br>PE(m)·PE(n)=%{z:.3f}"))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460, legend=False)
-    fig.update_yaxes(autorange="reversed", scaleanchor="x")
-    return fig
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=520, legend=False)
+    fig.data[0].colorbar.update(len=0.85, thickness=14)
+    fig.update_yaxes(autorange="reversed")
+    return _square(_clear_top(fig))
 
 
 def dot_vs_offset(dots, anchored, anchors, *, labels):
@@ -119,76 +130,94 @@ def dot_vs_offset(dots, anchored, anchors, *, labels):
                                              color=style.PALETTE[(k + 1) % len(style.PALETTE)],
                                              line=dict(width=1.6))))
     fig.add_hline(y=0, line=dict(color="#999999", width=1))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460)
-    return _legend_inside(fig)
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=520)
+    return _legend_below(_clear_top(fig), rows=4)
 
 
-def shift_rotation(m, pe_p, rotated, target, *, labels):
-    """Left: the top-left corner of M(Delta) (block diagonal). Right: PE(p), PE(p+Delta) and
-    M(Delta)·PE(p) per dimension: the markers sit on the target line."""
+def shift_matrix(m, *, labels):
+    """The top-left corner of M(Delta) (block diagonal, one 2x2 rotation per pair). labels: title ({k})."""
     m = style.f32(m)
     k = min(MAX_ROTATION_DIMS, m.shape[0])
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.34, 0.66], horizontal_spacing=0.14,
-                        subplot_titles=(labels["matrix"].format(k=k), labels["vectors"]))
-    fig.add_trace(style.heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M",
-                                text=np.round(m[:k, :k], 2) if k <= 8 else None,
-                                hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}"), row=1, col=1)
-    fig.data[0].colorbar.update(x=0.3, len=0.9, thickness=14)
+    fig = go.Figure(style.heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M",
+                                  text=np.round(m[:k, :k], 2) if k <= 8 else None,
+                                  hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}"))
+    style.layout(fig, title=labels["title"].format(k=k), height=HEIGHT, legend=False)
+    fig.data[0].colorbar.update(len=0.85, thickness=14)
+    fig.update_yaxes(autorange="reversed")
+    return _square(_clear_top(fig, narrow=True))
+
+
+def shift_vectors(pe_p, rotated, target, *, labels):
+    """PE(p), PE(p+Delta) and M(Delta)·PE(p) per dimension: the markers sit on the target line.
+    labels: title, x, pe_p, target, rotated."""
     d = np.arange(len(pe_p))
+    fig = go.Figure()
     fig.add_trace(go.Scatter(x=d, y=style.f32(pe_p), mode="lines", name=labels["pe_p"],
-                             line=dict(color=style.PALETTE[5], width=1.5, dash="dot")), row=1, col=2)
+                             line=dict(color=style.PALETTE[5], width=1.5, dash="dot")))
     fig.add_trace(go.Scatter(x=d, y=style.f32(target), mode="lines", name=labels["target"],
-                             line=dict(color=style.PALETTE[7], width=2.5)), row=1, col=2)
+                             line=dict(color=style.PALETTE[7], width=2.5)))
     fig.add_trace(go.Scatter(x=d, y=style.f32(rotated), mode="markers", name=labels["rotated"],
-                             marker=dict(color=style.PALETTE[1], size=7, symbol="circle-open",
-                                         line=dict(width=2))), row=1, col=2)
-    style.layout(fig, height=450)
-    fig.update_layout(margin=dict(t=90), legend=dict(orientation="h", yanchor="bottom", y=1.1, x=0.45))
-    fig.update_yaxes(autorange="reversed", row=1, col=1)
-    fig.update_xaxes(title_text=labels["dim"], row=1, col=2)
-    fig.update_yaxes(range=[-1.1, 1.1], row=1, col=2)
-    return fig
+                             marker=dict(color=style.PALETTE[1], size=7, symbol="circle-open", line=dict(width=2))))
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title="PE", height=HEIGHT)
+    fig.update_yaxes(range=[-1.1, 1.1])
+    return _legend_below(_clear_top(fig), rows=2)
 
 
-def hand_table(pe, dots, *, labels):
-    """Seed 000 §04: the four points of w = pi/2 on the unit circle and their dot products."""
-    pe, dots = style.f32(pe), style.f32(dots)
+def shift_blocks_latex(blocks):
+    """The live 2x2 blocks {i: [[a, b], [c, d]]} as one display formula, one block per line (each line
+    fits a phone): M_0(Δ) = [...] \\ M_i(Δ) = [...]."""
+    def matrix(m):
+        rows = r" \\ ".join(" & ".join(f"{float(v):+.4f}" for v in row) for row in np.asarray(m))
+        return r"\begin{bmatrix}" + rows + r"\end{bmatrix}"
+
+    lines = [f"M_{{{int(i)}}}(\\Delta) = " + matrix(m) for i, m in sorted(blocks.items())]
+    return r"\begin{gathered}" + r" \\[6pt] ".join(lines) + r"\end{gathered}"
+
+
+def hand_circle(pe, *, labels):
+    """Seed 000 §04: the positions of w = pi/2 on the unit circle (x = cos, y = sin). labels: title."""
+    pe = style.f32(pe)
     n = len(pe)
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16,
-                        subplot_titles=(labels["circle"], labels["dots"]))
     t = np.linspace(0, 2 * np.pi, 121)
+    fig = go.Figure()
     fig.add_trace(go.Scatter(x=np.cos(t).astype(np.float32), y=np.sin(t).astype(np.float32), mode="lines",
-                             line=dict(color="#bbbbbb", width=1), hoverinfo="skip", showlegend=False),
-                  row=1, col=1)
+                             line=dict(color="#bbbbbb", width=1), hoverinfo="skip", showlegend=False))
     # x axis = cos (second coordinate), y axis = sin (first): angle p*w counted from the top.
     fig.add_trace(go.Scatter(x=pe[:, 1], y=pe[:, 0], mode="markers+text", text=[f"p={p}" for p in range(n)],
                              textposition="middle right", marker=dict(size=14, color=style.PALETTE[:n]),
-                             showlegend=False, hovertemplate="sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"),
-                  row=1, col=1)
-    fig.add_trace(style.heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)],
-                                zmin=-1, zmax=1, text=np.round(dots, 2), colorbar_title="cos((m−n)ω)",
-                                hover="%{y}, %{x}<br>%{z:.0f}"), row=1, col=2)
-    style.layout(fig, height=380, legend=False)
-    fig.update_xaxes(range=[-1.6, 1.6], title_text="cos(pω)", row=1, col=1)
-    fig.update_yaxes(range=[-1.3, 1.3], scaleanchor="x", title_text="sin(pω)", row=1, col=1)
-    fig.update_yaxes(autorange="reversed", row=1, col=2)
-    return fig
+                             showlegend=False, hovertemplate="sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"))
+    style.layout(fig, title=labels["title"], x_title="cos(pω)", y_title="sin(pω)", height=400, legend=False)
+    fig.update_xaxes(range=[-1.6, 1.6])
+    fig.update_yaxes(range=[-1.3, 1.3], scaleanchor="x")
+    return _clear_top(fig, narrow=True)
 
 
-def layouts(pe_interleaved, pe_concat, *, labels):
-    """The two column orders side by side on one colour scale (rows = position, cols = dimension)."""
-    a, b = style.f32(pe_interleaved), style.f32(pe_concat)
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.05,
-                        subplot_titles=(labels["interleaved"], labels["concat"]))
-    keep = style.decimate_axis(a.shape[0], 96)
-    for col, z in ((1, a), (2, b)):
-        fig.add_trace(style.heatmap(z[keep], y=keep, zmin=-1, zmax=1, showscale=col == 2, colorbar_title="PE",
-                                    hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}"),
-                      row=1, col=col)
-        fig.update_xaxes(title_text=labels["x"], row=1, col=col)
-    style.layout(fig, height=400, legend=False)
-    fig.update_yaxes(title_text=labels["y"], autorange="reversed", row=1, col=1)
-    return fig
+def hand_dots(dots, *, labels):
+    """The dot products PE(m)·PE(n) = cos((m-n) w) of the hand table, with their values. labels: title."""
+    dots = style.f32(dots)
+    n = len(dots)
+    fig = go.Figure(style.heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)],
+                                  zmin=-1, zmax=1, text=np.round(dots, 2), colorbar_title="cos((m−n)ω)",
+                                  hover="%{y}, %{x}<br>%{z:.0f}"))
+    style.layout(fig, title=labels["title"], height=400, legend=False)
+    fig.data[0].colorbar.update(len=0.85, thickness=14)
+    fig.update_yaxes(autorange="reversed")
+    return _clear_top(fig, narrow=True)
+
+
+def layout_table(pe, *, labels, colorbar=True):
+    """One column order of the table (rows = position, columns = dimension) on the fixed PE scale, so
+    the interleaved and the concat panel compare colour for colour. labels: title, x, y."""
+    pe = style.f32(pe)
+    keep = style.decimate_axis(pe.shape[0], MAX_LAYOUT_POSITIONS)
+    fig = go.Figure(style.heatmap(pe[keep], y=keep, zmin=PE_RANGE[0], zmax=PE_RANGE[1], showscale=colorbar,
+                                  colorbar_title="PE",
+                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}"))
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=400, legend=False)
+    if colorbar:
+        fig.data[0].colorbar.update(len=0.85, thickness=14)
+    fig.update_yaxes(autorange="reversed")
+    return _clear_top(fig)
 
 
 def modulo_rows(length, max_length, rows_modulo, *, labels):
@@ -209,9 +238,5 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
                       line_width=0, annotation_text=labels["no_row"], annotation_position="top left")
     fig.add_hline(y=max_length - 1, line=dict(color="#777777", dash="dash", width=1),
                   annotation_text=labels["last_row"].format(r=max_length - 1), annotation_position="top left")
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=420)
-    return _title_above_legend(fig)
-
-
-# Cache helpers, shared by every page (kept under these names for this module's callers).
-to_cacheable, revive = style.freeze, style.thaw
+    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460)
+    return _legend_below(_clear_top(fig), rows=2)

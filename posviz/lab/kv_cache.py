@@ -27,8 +27,8 @@ import math
 
 import torch
 
-from posviz.validate import MAX_DIM, MAX_HEADS, check_base, check_choice, check_int
-from posviz.pe.rope import LAYOUTS, apply_rope
+from posviz.validate import MAX_DIM, MAX_HEADS, PosvizError, as_tensor, check_base, check_choice, check_even, check_int
+from posviz.pe.rope import ROPE_LAYOUTS, apply_rope
 
 MODES = ("correct", "restart", "rerotate", "rotate_on_read")
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -51,38 +51,29 @@ def one_thread():
         torch.set_num_threads(before)
 
 
-def _dtype_name(dtype):
-    for name, dt in DTYPES.items():
-        if dtype == dt:
-            return name
-    raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {dtype}")
-
-
 def _check_qkv(q, k, v):
-    """q, k, v: tensors [N,H,L,d] of one shape and one float dtype -> (N, H, L, d)."""
-    for name, x in (("q", q), ("k", k), ("v", v)):
-        if not isinstance(x, torch.Tensor) or x.ndim != 4:
-            raise ValueError(f"{name} must be a tensor [N,H,L,d], got shape {getattr(x, 'shape', None)}")
+    """q, k, v: tensors [N,H,L,d] of one shape and one float dtype (of DTYPES) -> (q, k, v, (N, H, L, d))."""
+    q, k, v = (as_tensor(name, x, ndim=4) for name, x in (("q", q), ("k", k), ("v", v)))  # [N,H,L,d] x3
     if not (q.shape == k.shape == v.shape):
-        raise ValueError(f"q, k, v must have the same shape [N,H,L,d], got {tuple(q.shape)}, "
-                         f"{tuple(k.shape)}, {tuple(v.shape)}")
-    if not (q.dtype == k.dtype == v.dtype):
-        raise ValueError(f"q, k, v must have the same dtype, got {q.dtype}, {k.dtype}, {v.dtype}")
-    _dtype_name(q.dtype)
+        raise PosvizError("kv.same_shape", shapes=f"{list(q.shape)}, {list(k.shape)}, {list(v.shape)}")
+    if not (q.dtype == k.dtype == v.dtype) or q.dtype not in DTYPES.values():
+        raise PosvizError("kv.dtype", choices=", ".join(DTYPES), got=f"{q.dtype}, {k.dtype}, {v.dtype}")
     n, h, length, d = q.shape
     check_int("batch size (q.shape[0])", n, 1, MAX_BATCH)
     check_int("heads (q.shape[1])", h, 1, MAX_HEADS)
     check_int("length (q.shape[2])", length, 1, MAX_DECODE_LENGTH)
-    check_int("head_dim (q.shape[3])", d, 2, MAX_DIM)
-    if d % 2:
-        raise ValueError(f"head_dim (q.shape[3]) must be even (RoPE rotates pairs), got {d}")
+    check_even("head_dim (q.shape[3])", d, 2, MAX_DIM)
     if q.numel() > MAX_ELEMENTS:
-        raise ValueError(f"q has {q.numel()} elements; N*H*L*d must be <= {MAX_ELEMENTS}")
-    return n, h, length, d
+        raise PosvizError("at_most", name="N*H*L*d of q", hi=MAX_ELEMENTS, got=q.numel())
+    return q, k, v, (n, h, length, d)
 
 
 def attend(q, k, v, *, causal):
-    """softmax(q k^T / sqrt(d) + mask) v with right-aligned causal queries.
+    r"""softmax(q k^T / sqrt(d) + mask) v with right-aligned causal queries.
+
+    Formula:
+        \mathrm{out}_i=\sum_{j}\operatorname{softmax}_j\Big(\frac{q_i^\top k_j}{\sqrt d}+M_{ij}\Big)v_j,\qquad
+            M_{ij}=-\infty\ \text{if } j>S-L_q+i
 
     q [N,H,Lq,d], k/v [N,H,S,d] (already rotated). The product runs in the input dtype; the
     softmax runs in float32 and is cast back, as Hugging Face's eager attention does.
@@ -99,13 +90,15 @@ def attend(q, k, v, *, causal):
 
 
 def full_causal_rope_attention(q, k, v, *, base=10000.0, layout="interleaved"):
-    r"""The reference: rotate every q_p, k_p by R(p), p = 0..L-1, one causal attention.
+    r"""The reference: rotate every q_p, k_p by R(p), p = 0..L-1, one causal attention -> [N,H,L,d].
 
-    out_p = \sum_{s<=p} softmax_s( q_p^T R(s-p) k_s / sqrt(d) ) v_s  -> [N,H,L,d]
+    Formula:
+        \mathrm{out}_p=\sum_{s\le p}\operatorname{softmax}_s\!\Big(\tfrac{(R(p)q_p)^\top R(s)k_s}{\sqrt d}\Big)v_s
+        (R(p)q)^\top R(s)k=q^\top R(s-p)\,k
     """
-    _, _, length, _ = _check_qkv(q, k, v)
+    q, k, v, (_, _, length, _) = _check_qkv(q, k, v)
     check_base(base)
-    check_choice("layout", layout, LAYOUTS)
+    check_choice("layout", layout, ROPE_LAYOUTS)
     pos = torch.arange(length)                                         # [L]
     q_rot = apply_rope(q, pos, base=base, layout=layout)               # [N,H,L,d]
     k_rot = apply_rope(k, pos, base=base, layout=layout)               # [N,H,L,d]
@@ -114,7 +107,11 @@ def full_causal_rope_attention(q, k, v, *, base=10000.0, layout="interleaved"):
 
 def decode_with_cache_trace(q, k, v, *, prefill_length, mode="correct", base=10000.0,
                             layout="interleaved"):
-    """Prefill tokens 0..P-1 causally, then decode tokens P..L-1 one at a time with a cache.
+    r"""Prefill tokens 0..P-1 causally, then decode tokens P..L-1 one at a time with a cache.
+
+    Formula:
+        \text{correct: } q_t\leftarrow R(t)q_t,\quad \text{cache}=[R(0)k_0,\dots,R(t)k_t]
+        R(a)\,R(b)=R(a+b)\;\Rightarrow\;\text{a key rotated twice carries } a+b
 
     Returns (out [N,H,L,d], trace). Beside every cached key the cache keeps the total
     position its stored vector is rotated by (rotations add: R(a) R(b) = R(a+b)), so the
@@ -123,9 +120,9 @@ def decode_with_cache_trace(q, k, v, *, prefill_length, mode="correct", base=100
     (what the cache holds after the step), "read_positions": [..] (what the step's scores
     used)}.
     """
-    n, h, length, d = _check_qkv(q, k, v)
+    q, k, v, (n, h, length, d) = _check_qkv(q, k, v)
     check_base(base)
-    check_choice("layout", layout, LAYOUTS)
+    check_choice("layout", layout, ROPE_LAYOUTS)
     check_choice("mode", mode, MODES)
     p0 = check_int("prefill_length", prefill_length, 1, length)
 
@@ -171,7 +168,7 @@ def decode_with_cache_trace(q, k, v, *, prefill_length, mode="correct", base=100
 
 def decode_with_cache(q, k, v, *, prefill_length, mode="correct", base=10000.0,
                       layout="interleaved"):
-    """Prefill + one-token-at-a-time decode with a KV cache -> out [N,H,L,d] (see module doc)."""
+    r"""Prefill + one-token-at-a-time decode with a KV cache -> out [N,H,L,d] (see module doc)."""
     out, _ = decode_with_cache_trace(q, k, v, prefill_length=prefill_length, mode=mode,
                                      base=base, layout=layout)
     return out                                                         # [N,H,L,d]
@@ -187,11 +184,9 @@ def random_qkv(n, heads, length, head_dim, *, seed=0, dtype="float32"):
     check_choice("dtype", dtype, DTYPES)
     g = torch.Generator().manual_seed(check_int("seed", seed, 0, 2**31 - 1))
     shape = (check_int("n", n, 1, MAX_BATCH), check_int("heads", heads, 1, MAX_HEADS),
-             check_int("length", length, 1, MAX_DECODE_LENGTH), check_int("head_dim", head_dim, 2, MAX_DIM))
-    if head_dim % 2:
-        raise ValueError(f"head_dim must be even (RoPE rotates pairs), got {head_dim}")
+             check_int("length", length, 1, MAX_DECODE_LENGTH), check_even("head_dim", head_dim, 2, MAX_DIM))
     if math.prod(shape) > MAX_ELEMENTS:
-        raise ValueError(f"heads*length*head_dim must be <= {MAX_ELEMENTS}, got {math.prod(shape)}")
+        raise PosvizError("at_most", name="n*heads*length*head_dim", hi=MAX_ELEMENTS, got=math.prod(shape))
     qkv = torch.randn((3, *shape), generator=g)                        # [3,N,H,L,d]
     return tuple(x.to(DTYPES[dtype]) for x in qkv)                     # 3 x [N,H,L,d]
 
@@ -204,7 +199,11 @@ def allowed_error(reference, dtype):
 
 def compare_modes(length, prefill_length, *, heads=2, head_dim=16, dtype="float32", base=10000.0,
                   layout="interleaved", seed=0, modes=MODES):
-    """Run the full forward and every decode mode on one random q, k, v [1,H,L,d] in `dtype`.
+    r"""Run the full forward and every decode mode on one random q, k, v [1,H,L,d] in `dtype`.
+
+    Formula:
+        \mathrm{err}_p=\max_{h,c}\,\big|\mathrm{decode}_{p}-\mathrm{full}_{p}\big|
+            \;\le\;\mathrm{atol}+\mathrm{rtol}\cdot\max|\mathrm{full}_p|
 
     "Equal" means assert_close: per position, max |decode - full| <= atol + rtol * max|full|
     with torch.testing's default (rtol, atol) for the dtype. Returns plain Python data (for the
@@ -247,39 +246,3 @@ def _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout,
     out["max_decoded_f32"] = {m: max(out["vs_float32"][m][decoded], default=0.0) for m in modes}
     out["max_precision"] = max(out["precision"])
     return out
-
-
-def trace_table(trace, *, max_steps=12, max_keys=16, angle_unit=1.0):
-    """A decode trace -> rows for a table: one row per step, one column per cached key slot.
-
-    Each cell is "p · θ₀p" with θ₀ = base^0 = 1 rad per position (pair 0, the fastest hand)
-    and the angle wrapped to [0, 2π). Keys beyond max_keys and steps beyond max_steps are cut
-    (the page says so). Returns (columns, rows) of strings.
-    """
-    steps = trace[:max_steps]
-    width = min(max(len(s["read_positions"]) for s in steps), max_keys) if steps else 0
-    columns = ["t", "q"] + [f"k{j}" for j in range(width)]
-    rows = []
-    for s in steps:
-        cells = []
-        for j in range(width):
-            if j < len(s["read_positions"]):
-                p_stored, p_read = s["stored_positions"][j], s["read_positions"][j]
-                cell = f"{p_read:g} · {math.fmod(p_read * angle_unit, 2 * math.pi):.2f}"
-                if p_stored != p_read:
-                    cell = f"({p_stored:g}→) {cell}"
-                cells.append(cell)
-            else:
-                cells.append("")
-        rows.append([str(s["token"]), f"{s['query_position']:g}"] + cells)
-    return columns, rows
-
-
-def read_positions_at(result, mode, step=-1):
-    """Positions the query and each cached key were rotated by at one decode step of a
-    compare_modes result -> (query_position, [key positions]) or None if nothing is decoded."""
-    tr = result["traces"][mode]
-    if not tr:
-        return None
-    s = tr[step]
-    return s["query_position"], s["read_positions"]

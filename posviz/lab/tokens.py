@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import torch
 
-from posviz.validate import check_choice
+from posviz.validate import PosvizError, check_choice
 
 MAX_CHARS = 500
+MAX_SENTENCES = 8
 MAX_TOKENS = 64
 MAX_WORD = 50      # characters in one token
 PAD_ID = 0
@@ -31,21 +32,19 @@ _TOKEN = re.compile(f"[{_CJK}]|[^\\s{_INVISIBLE}{_CJK}]+")
 
 
 def tokenize(sentence, *, name="sentence"):
-    """Split one sentence into tokens (list[str]); ValueError with a clear message if invalid."""
+    """Split one sentence into tokens (list[str]); a PosvizError naming `name` if invalid."""
     if not isinstance(sentence, str):
-        raise ValueError(f"{name} must be text, got {type(sentence).__name__}")
+        raise PosvizError("lab.not_text", name=name, got=type(sentence).__name__)
     if len(sentence) > MAX_CHARS:
-        raise ValueError(f"{name} is too long: {len(sentence)} characters, at most {MAX_CHARS} allowed")
-    if not sentence.strip():
-        raise ValueError(f"{name} is empty: type at least one word")
+        raise PosvizError("lab.too_long", name=name, got=len(sentence), hi=MAX_CHARS)
     tokens = _TOKEN.findall(sentence)
-    if not tokens:  # only invisible characters
-        raise ValueError(f"{name} is empty: type at least one word")
+    if not tokens:  # blank, or only invisible characters
+        raise PosvizError("lab.empty", name=name)
     longest = max(tokens, key=len)
     if len(longest) > MAX_WORD:
-        raise ValueError(f"{name} has a word of {len(longest)} characters, at most {MAX_WORD} allowed per word")
+        raise PosvizError("lab.long_word", name=name, got=len(longest), hi=MAX_WORD)
     if len(tokens) > MAX_TOKENS:
-        raise ValueError(f"{name} has too many tokens: {len(tokens)}, at most {MAX_TOKENS} allowed")
+        raise PosvizError("lab.too_many_tokens", name=name, got=len(tokens), hi=MAX_TOKENS)
     return tokens
 
 
@@ -75,11 +74,14 @@ def encode(sentences, *, padding_side="right", vocab=None, names=None):
     token_ids[r] = [PAD]*k + ids (left) or ids + [PAD]*k (right);  mask = (token_ids != PAD).
     """
     check_choice("padding_side", padding_side, SIDES)
-    if isinstance(sentences, str) or not 1 <= len(sentences) <= 8:
-        raise ValueError("sentences must be a list of 1 to 8 sentences")
+    if isinstance(sentences, str) or not hasattr(sentences, "__len__") or not 1 <= len(sentences) <= MAX_SENTENCES:
+        raise PosvizError("lab.sentences", name="sentences", hi=MAX_SENTENCES)
     names = names or [f"sentence {i + 1}" for i in range(len(sentences))]
     token_lists = [tokenize(s, name=nm) for s, nm in zip(sentences, names)]
     vocab = build_vocab(token_lists) if vocab is None else vocab
+    unknown = [t for toks in token_lists for t in toks if t not in vocab]
+    if unknown:
+        raise PosvizError("lab.unknown_token", name="vocab", got=repr(unknown[0]))
     length = max(len(t) for t in token_lists)
     ids, mask, padded = [], [], []
     for toks in token_lists:

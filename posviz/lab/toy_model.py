@@ -27,7 +27,8 @@ token", 2 and 3 "content" (random W_Q, W_K):
 - NoPE: positional heads have no position to read: near-uniform attention.
 
 Bugs (seed 000 §13) are switches of `forward`; wrong position-id schemes are in
-`posviz.pe.position_ids`.
+`posviz.pe.position_ids`. A learned table too short for the positions raises
+`posviz.pe.learned.PositionOutOfRangeError` (the hard boundary), never wraps.
 """
 import functools
 import math
@@ -36,26 +37,24 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.validate import MAX_LENGTH, MAX_POSITION, check_choice, check_int
+from posviz.validate import (MAX_LENGTH, MAX_POSITION, PosvizError, as_tensor, check_choice, check_even,
+                             check_float, check_int)
+from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import make_position_ids
 from posviz.pe.relative import alibi_slopes, t5_relative_position_bucket
-from posviz.pe.rope import apply_rope, rope_inv_freq, rotate_pairs
+from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq, rotate_pairs
 from posviz.pe.sinusoidal import sinusoidal_frequencies, sinusoidal_positions
+from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import MAX_TOKENS, encode
 
-try:
-    from posviz.pe.learned import PositionOutOfRangeError
-except ImportError:  # pragma: no cover - posviz.pe.learned is written concurrently
-    class PositionOutOfRangeError(ValueError):
-        """A position beyond the learned table (never wrapped)."""
-
-METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
-ROPE_LAYOUTS = ("interleaved", "half")
+# the position methods of the toy model (not the RoPE scaling methods of posviz.pe.scaling)
+POSITION_METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
 BUGS = ("no_position", "rotate_q_only", "rotate_v", "rope_on_hidden", "pads_unmasked",
         "layout_mismatch", "low_precision")
 ROPE_ONLY_BUGS = ("rotate_q_only", "rotate_v", "rope_on_hidden", "layout_mismatch", "low_precision")
 LOWP_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
 LOWP_OFFSETS = (512, 2048, 8192, 32768)
+MAX_LOWP_OFFSET = 60000                # float16 reaches 65504: offset + any toy position stays finite
 HEAD_KINDS = ("previous", "nearby", "content", "content")
 MAX_VOCAB = 2 * MAX_TOKENS + 32        # embedding rows: ids of a two-sentence batch fit
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
@@ -110,12 +109,10 @@ def _pair_weights(npairs):
 def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interleaved",
                 max_length=16, seed=0):
     """Seeded, structured weights for `method` (see the module docstring)."""
-    check_choice("method", method, METHODS)
+    check_choice("method", method, POSITION_METHODS)
     check_choice("rope_layout", rope_layout, ROPE_LAYOUTS)
     h = check_int("num_heads", num_heads, 1, 4)
-    d = check_int("head_dim", head_dim, 8, 64)
-    if d % 2:
-        raise ValueError(f"head_dim must be even (dimensions are used in pairs), got {d}")
+    d = check_even("head_dim", head_dim, 8, 64)
     m = check_int("max_length", max_length, 1, MAX_LENGTH)
     seed = check_int("seed", seed, 0, 2**31 - 1)
     g = torch.Generator().manual_seed(seed)
@@ -182,41 +179,89 @@ def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interle
                     t5_table=t5_table)
 
 
+def lowp_positions(position_ids, offset, lowp_dtype="bfloat16"):
+    r"""Positions p + offset as `lowp_dtype` stores them: the first rounding of the low-precision bug.
+
+    Formula:
+        \tilde p=\operatorname{round}_{\text{dtype}}(p+o),\qquad
+            \text{spacing at } x:\ 2^{\lfloor\log_2 x\rfloor}\,\varepsilon_{\text{dtype}}
+
+    bfloat16 keeps 8 significant bits (eps = 2^-7): from 8192 on neighbours are 64 apart, so
+    8192..8223 all become 8192. Returns a tensor of the same shape in `lowp_dtype`.
+    """
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    pos = as_tensor("position_ids", position_ids)                          # [...]
+    return _round_positions(pos, check_int("lowp_offset", offset, 0, MAX_LOWP_OFFSET), LOWP_DTYPES[lowp_dtype])
+
+
+def _round_positions(position_ids, offset, dtype):
+    return (position_ids.to(torch.float32) + offset).to(dtype)            # [...] rounded to dtype
+
+
+def representable_spacing(value, lowp_dtype="bfloat16"):
+    """Distance from round(value) to the next number `lowp_dtype` can represent above it (its ulp) -> float."""
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    dt = LOWP_DTYPES[lowp_dtype]
+    x = torch.tensor(check_float("value", value, 0.0, float(torch.finfo(dt).max))).to(dt)  # [] rounded
+    up = torch.nextafter(x, torch.tensor(float("inf"), dtype=dt))           # [] next representable
+    return float(up.float() - x.float())
+
+
+def significant_bits(lowp_dtype="bfloat16"):
+    """Significant bits of `lowp_dtype` (implicit leading bit included): bfloat16 8, float16 11."""
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    return 1 - int(math.log2(torch.finfo(LOWP_DTYPES[lowp_dtype]).eps))
+
+
 def _rotate_lowp(x, position_ids, offset, dtype, layout):
     """RoPE with angles (p + offset) * theta computed in a low-precision dtype (the bug).
 
-    angle = bf16(bf16(p + offset) * bf16(theta)) : bfloat16 keeps 8 significant bits, so at
-    p ~ 4096 consecutive positions are 32 apart and the phase of a fast pair is noise.
+    angle = dt(dt(p + offset) * dt(theta)): the positions are rounded first (`lowp_positions`),
+    then the product; the fastest pair (theta_0 = 1) turns a position spacing of 64 into 64 rad.
     """
     d = x.shape[-1]
     theta = rope_inv_freq(d).to(dtype)                                    # [d/2] low precision
-    pos = (position_ids.to(torch.float32) + offset).to(dtype)             # [N,L] rounded
+    pos = _round_positions(position_ids, offset, dtype)                   # [N,L] rounded
     ang = (pos[..., None] * theta).to(torch.float32)                      # [N,L,d/2]
     cos, sin = ang.cos()[:, None], ang.sin()[:, None]                     # [N,1,L,d/2]
     return rotate_pairs(x, cos, sin, layout)                              # [N,H,L,d]
 
 
 def _check_inputs(model, token_ids, attention_mask, position_ids):
+    """token ids, mask and position ids: integer tensors [N,L] of one shape, ids in range -> the three tensors."""
+    checked = []
     for name, t in (("token_ids", token_ids), ("attention_mask", attention_mask), ("position_ids", position_ids)):
-        if not isinstance(t, torch.Tensor) or t.ndim != 2 or t.is_floating_point():
-            raise ValueError(f"{name} must be an integer tensor [N,L], got {getattr(t, 'shape', t)}")
+        t = as_tensor(name, t, ndim=2)                                    # [N,L]
+        if t.is_floating_point() or t.is_complex():
+            raise PosvizError("lab.integer_tensor", name=name, got=str(t.dtype))
+        checked.append(t)
+    token_ids, attention_mask, position_ids = checked
     if not (token_ids.shape == attention_mask.shape == position_ids.shape):
-        raise ValueError("token_ids, attention_mask and position_ids must have the same shape [N,L]")
-    if token_ids.shape[1] > MAX_LENGTH:
-        raise ValueError(f"token_ids length must be <= {MAX_LENGTH}")
-    if token_ids.min() < 0 or token_ids.max() >= model.embed.shape[0]:
-        raise ValueError(f"token_ids must be in [0, {model.embed.shape[0] - 1}]")
-    if position_ids.min() < 0 or position_ids.max() > MAX_POSITION:
-        raise ValueError(f"position_ids must be in [0, {MAX_POSITION}]")
-    if position_ids.max() - position_ids.min() >= MAX_LENGTH:
-        raise ValueError(f"position_ids must span fewer than {MAX_LENGTH} positions")
+        raise PosvizError("lab.same_shape", names="token_ids, attention_mask, position_ids",
+                          shapes=f"{list(token_ids.shape)}, {list(attention_mask.shape)}, {list(position_ids.shape)}")
+    check_int("token_ids length (L)", token_ids.shape[1], 1, MAX_LENGTH)
+    vocab = model.embed.shape[0]
+    bad = token_ids[(token_ids < 0) | (token_ids >= vocab)]
+    if bad.numel():
+        raise PosvizError("range", name="token_ids", lo=0, hi=vocab - 1, got=int(bad[0]))
+    bad = position_ids[(position_ids < 0) | (position_ids > MAX_POSITION)]
+    if bad.numel():
+        raise PosvizError("range", name="position_ids", lo=0, hi=MAX_POSITION, got=int(bad[0]))
+    span = int(position_ids.max() - position_ids.min()) + 1
+    if span > MAX_LENGTH:
+        raise PosvizError("lab.position_span", name="position_ids", hi=MAX_LENGTH, got=span)
+    return token_ids, attention_mask, position_ids
 
 
 def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bugs=(),
             lowp_dtype="bfloat16", lowp_offset=4096):
     r"""One attention layer -> AttentionResult(weights [N,H,L,S], output [N,L,D]).
 
-    mask_{ij} = valid_j (and j <= i if causal);  A = softmax(S + NEG (1 - mask)).
+    Formula:
+        A_h=\operatorname{softmax}\!\Big(\frac{(R(p)Q_h)(R(p)K_h)^\top}{\sqrt d}+B_h+M\Big),\qquad
+            O=\operatorname{concat}_h(A_h V_h)
+        M_{ij}=\begin{cases}0 & \text{valid}_j\ (\wedge\ j\le i)\\ -10^9 & \text{else}\end{cases}
+
     `bugs` switches on the mistakes of seed 000 §13 (see BUGS); RoPE-only bugs are
     ignored for other methods.
     """
@@ -224,8 +269,8 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
     for b in bugs:
         check_choice("bugs", b, BUGS)
     check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
-    lowp_offset = check_int("lowp_offset", lowp_offset, 0, 60000)
-    _check_inputs(model, token_ids, attention_mask, position_ids)
+    lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
+    token_ids, attention_mask, position_ids = _check_inputs(model, token_ids, attention_mask, position_ids)
     method = "nope" if "no_position" in bugs else model.method
     n, length = token_ids.shape
     d = model.head_dim
@@ -236,10 +281,8 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
         table = sinusoidal_positions(int(pos.max()) - lo + 1, model.dim, offset=lo)  # [P,D] rows lo..max
         x = x + table[pos - lo]                                           # [N,L,D]
     elif method == "learned":
-        if int(pos.max()) >= model.max_length:
-            raise PositionOutOfRangeError(
-                f"position_ids: position {int(pos.max())} has no row in the learned table of "
-                f"max_length={model.max_length} (rows 0..{model.max_length - 1}); it is never wrapped")
+        if int(pos.max()) >= model.max_length:   # the hard boundary: never wrapped
+            raise PositionOutOfRangeError(int(pos.max()) + 1, model.max_length)
         x = x + model.pos_table[pos]                                      # [N,L,D]
     rope = method == "rope"
     layout = model.rope_layout
@@ -283,20 +326,17 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
 
 # ---------------------------------------------------------------- experiments for the pages
 def _one_thread(fn):
-    """Run tiny tensors on one intra-op thread: on a loaded 2-core host, torch's thread pool
-    makes a 5x5 softmax take milliseconds instead of microseconds."""
+    """Run tiny tensors on one intra-op thread (kv_cache.one_thread): on a loaded 2-core host,
+    torch's thread pool makes a 5x5 softmax take milliseconds instead of microseconds."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        before = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
+        with one_thread():
             return fn(*args, **kwargs)
-        finally:
-            torch.set_num_threads(before)
     return wrapper
 
 
-def _row_real(mask_row):
+def real_positions(mask_row):
+    """Indices of the real (unpadded) tokens of one mask row -> LongTensor[n]."""
     return torch.nonzero(mask_row, as_tuple=False).flatten()             # [n] indices of real tokens
 
 
@@ -309,7 +349,11 @@ def run_single(model, ids, *, causal=False):
 
 
 def compare(model, batch, scheme, bugs, *, causal=False, lowp_dtype="bfloat16", lowp_offset=4096):
-    """Chosen setup on the padded batch vs each sentence run alone.
+    r"""Chosen setup on the padded batch vs each sentence run alone.
+
+    Formula:
+        \text{correct}_r=\operatorname{Attn}(\text{sentence}_r\text{ alone},\ p=0..n_r-1)
+        \text{err}_{r,t}=\max_c\,\big|O^{\text{chosen}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|
 
     err[r][t] = max_c |O_chosen[r, real_t, c] - O_alone_r[t, c]|  over the real tokens t.
     Returns (chosen AttentionResult, list of reference results, list of per-token errors,
@@ -321,7 +365,7 @@ def compare(model, batch, scheme, bugs, *, causal=False, lowp_dtype="bfloat16", 
                      lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
     refs, errs = [], []
     for r in range(batch.token_ids.shape[0]):
-        real = _row_real(batch.attention_mask[r])                         # [n]
+        real = real_positions(batch.attention_mask[r])                         # [n]
         ref = run_single(model, batch.token_ids[r, real], causal=causal)
         refs.append(ref)
         diff = (chosen.output[r, real] - ref.output[0]).abs().amax(dim=-1)  # [n]
@@ -329,48 +373,12 @@ def compare(model, batch, scheme, bugs, *, causal=False, lowp_dtype="bfloat16", 
     return chosen, refs, errs, pos
 
 
-def _encode(sentence_a, sentence_b, padding_side, names=("sentence A", "sentence B")):
+SENTENCE_NAMES = ("sentence A", "sentence B")   # how errors name the two sentences (pages pass their labels)
+
+
+def encode_pair(sentence_a, sentence_b, padding_side, names=SENTENCE_NAMES):
+    """The two sentences as one padded Batch (posviz.lab.tokens.encode)."""
     return encode([sentence_a, sentence_b], padding_side=padding_side, names=list(names))
-
-
-@_one_thread
-def lab_run(sentence_a, sentence_b, *, padding_side="left", method="rope", rope_layout="interleaved",
-            num_heads=2, head_dim=16, scheme="mask", bugs=(), causal=False, max_length=16,
-            lowp_dtype="bfloat16", lowp_offset=4096, seed=0):
-    """Everything the lab page draws, as numpy / python (for caching).
-
-    For row r: the reference attention (sentence alone) embedded in the padded L x L grid
-    (real x pad = 0, pad rows NaN), the chosen attention (pad rows NaN), per-token error,
-    and the three tensors of seed 000 §12 step 2 for both setups.
-    """
-    batch = _encode(sentence_a, sentence_b, padding_side)
-    model = build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=rope_layout,
-                        max_length=max_length, seed=seed)
-    chosen, refs, errs, pos = compare(model, batch, scheme, tuple(bugs), causal=causal,
-                                      lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
-    n, length = batch.token_ids.shape
-    rows = []
-    for r in range(n):
-        real = _row_real(batch.attention_mask[r])                         # [n_r]
-        ref_grid = torch.full((model.num_heads, length, length), float("nan"))  # [H,L,L]
-        ref_grid[:, real] = 0.0
-        ref_grid[:, real[:, None], real[None, :]] = refs[r].weights[0]    # [H,n,n] into the grid
-        got = chosen.weights[r].clone()                                   # [H,L,L]
-        pad_rows = batch.attention_mask[r] == 0
-        got[:, pad_rows] = float("nan")
-        rows.append(dict(
-            tokens=list(batch.tokens[r]),
-            real=real.tolist(),
-            correct=ref_grid.numpy(), chosen=got.numpy(),
-            error=errs[r].numpy(),
-            ids_correct=batch.token_ids[r, real].tolist(),
-            pos_correct=list(range(len(real))),
-            ids=batch.token_ids[r].tolist(),
-            mask=batch.attention_mask[r].tolist(),
-            pos=pos[r].tolist(),
-        ))
-    max_err = max(float(e.max()) for e in errs)
-    return dict(rows=rows, max_error=max_err, vocab=dict(batch.vocab))
 
 
 SUMMARY_ROWS = (("nope", "interleaved"), ("sinusoidal", "interleaved"), ("learned", "interleaved"),
@@ -386,14 +394,17 @@ def applies(method, bug):
 
 @_one_thread
 def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
-                   max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0):
-    """err[method, setup] = max over real tokens of |O_setup - O_alone| -> numpy [7, 12].
+                   max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=SENTENCE_NAMES):
+    r"""err[method, setup] = max over real tokens of |O_setup - O_alone| -> numpy [7, 12].
+
+    Formula:
+        \text{cell}(\text{method},\text{setup})=\max_{r,t,c}\big|O^{\text{setup}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|
 
     NaN marks "not applicable" (a RoPE-only bug on another method); a position beyond the
     learned table gives NaN with status "out_of_range". Returns (err, status) where status
     is a nested list of "ok" / "na" / "out_of_range".
     """
-    batch = _encode(sentence_a, sentence_b, padding_side)
+    batch = encode_pair(sentence_a, sentence_b, padding_side, names)
     err = np.full((len(SUMMARY_ROWS), len(SUMMARY_COLS)), np.nan)
     status = [["ok"] * len(SUMMARY_COLS) for _ in SUMMARY_ROWS]
     for i, (method, layout) in enumerate(SUMMARY_ROWS):
@@ -414,30 +425,33 @@ def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, 
 
 
 @_one_thread
-def lowp_float32_error(sentence_a, sentence_b, *, padding_side="left", method_layout="interleaved",
-                       num_heads=2, head_dim=16, causal=False, lowp_offset=4096, seed=0):
-    """The honest control of the low-precision bug: the same offset with float32 angles.
+def lowp_float32_error(sentence_a, sentence_b, *, padding_side="left", rope_layout="interleaved",
+                       num_heads=2, head_dim=16, causal=False, lowp_offset=4096, seed=0, names=SENTENCE_NAMES):
+    r"""The honest control of the low-precision bug: the same offset with float32 angles.
+
+    Formula:
+        \max_{r,t,c}\big|O_{r,t,c}(p+o)-O_{r,t,c}(p)\big|\quad\text{(float32 angles: only rounding remains)}
 
     RoPE is shift invariant, so only rounding remains: max |O(p + offset) - O(p)| over real tokens.
     """
-    batch = _encode(sentence_a, sentence_b, padding_side)
-    model = build_model("rope", num_heads=num_heads, head_dim=head_dim, rope_layout=method_layout, seed=seed)
-    pos = make_position_ids("mask", batch.attention_mask) + check_int("lowp_offset", lowp_offset, 0, 60000)  # [N,L]
+    batch = encode_pair(sentence_a, sentence_b, padding_side, names)
+    model = build_model("rope", num_heads=num_heads, head_dim=head_dim, rope_layout=rope_layout, seed=seed)
+    offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
+    pos = make_position_ids("mask", batch.attention_mask) + offset       # [N,L]
     got = forward(model, batch.token_ids, batch.attention_mask, pos, causal=causal)
     worst = 0.0
     for r in range(batch.token_ids.shape[0]):
-        real = _row_real(batch.attention_mask[r])
+        real = real_positions(batch.attention_mask[r])                   # [n]
         ref = run_single(model, batch.token_ids[r, real], causal=causal)
         worst = max(worst, float((got.output[r, real] - ref.output[0]).abs().max()))
     return worst
 
 
 # ---------------------------------------------------------------- permutation equivariance
-def permutation_between(tokens_a, tokens_b):
-    """perm with tokens_b[i] = tokens_a[perm[i]] (B = P A), or ValueError if B is not a reordering of A."""
+def permutation_between(tokens_a, tokens_b, names=SENTENCE_NAMES):
+    """perm with tokens_b[i] = tokens_a[perm[i]] (B = P A), or a PosvizError if B is not a reordering of A."""
     if sorted(tokens_a) != sorted(tokens_b):
-        raise ValueError("sentence_b must use exactly the same tokens as sentence_a, in another order "
-                         "(it must be a permutation of it)")
+        raise PosvizError("lab.permutation", name=names[1], other=names[0])
     used, perm = set(), []
     for tok in tokens_b:
         i = next(i for i, t in enumerate(tokens_a) if t == tok and i not in used)
@@ -447,16 +461,17 @@ def permutation_between(tokens_a, tokens_b):
 
 
 @_one_thread
-def equivariance(sentence_a, sentence_b, *, method="nope", causal=False, num_heads=2, head_dim=16, seed=0):
+def equivariance(sentence_a, sentence_b, *, method="nope", causal=False, num_heads=2, head_dim=16, seed=0,
+                 names=SENTENCE_NAMES):
     r"""Attn(PX) vs P Attn(X) for X = sentence_a, PX = sentence_b.
 
     Without position and mask: Attn(PX) = P Attn(X) exactly (up to float rounding).
     Returns dict(tokens_a, tokens_b, out_b = Attn(PX) [L,D], p_out_a = P Attn(X) [L,D],
     diff [L,D], max_diff, attn_a, attn_b [H,L,L] (head-averaged views use [L,L])).
     """
-    batch = encode([sentence_a, sentence_b], padding_side="right", names=["sentence A", "sentence B"])
+    batch = encode_pair(sentence_a, sentence_b, "right", names)
     ta, tb = [batch.tokens[r][: batch.lengths[r]] for r in range(2)]
-    perm = permutation_between(ta, tb)
+    perm = permutation_between(ta, tb, names)
     model = build_model(method, num_heads=num_heads, head_dim=head_dim, max_length=MAX_TOKENS, seed=seed)
     ra = run_single(model, batch.token_ids[0, : len(ta)], causal=causal)
     rb = run_single(model, batch.token_ids[1, : len(tb)], causal=causal)
@@ -473,11 +488,11 @@ def equivariance(sentence_a, sentence_b, *, method="nope", causal=False, num_hea
 
 
 @_one_thread
-def equivariance_table(sentence_a, sentence_b, *, num_heads=2, head_dim=16, seed=0):
+def equivariance_table(sentence_a, sentence_b, *, num_heads=2, head_dim=16, seed=0, names=SENTENCE_NAMES):
     """max |Attn(PX) - P Attn(X)| for every method, without and with the causal mask -> numpy [M,2]."""
-    out = np.zeros((len(METHODS), 2))
-    for i, method in enumerate(METHODS):
+    out = np.zeros((len(POSITION_METHODS), 2))
+    for i, method in enumerate(POSITION_METHODS):
         for j, causal in enumerate((False, True)):
             out[i, j] = equivariance(sentence_a, sentence_b, method=method, causal=causal,
-                                     num_heads=num_heads, head_dim=head_dim, seed=seed)["max_diff"]
+                                     num_heads=num_heads, head_dim=head_dim, seed=seed, names=names)["max_diff"]
     return out

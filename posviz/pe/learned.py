@@ -1,10 +1,7 @@
-r"""Learned absolute positions (BERT / GPT-2 style; seed 000 §06, seed 001).
+"""Learned absolute positions (BERT / GPT-2 style; seed 000 §06, seed 001).
 
-A parameter table P in R^{M x D} (M = max_length); row p is added to the token embedding:
-
-    X_p = E_token(p) + P[p],   p = 0 .. L-1,   needs L <= M
-
-Position p >= M has no row. The hard boundary is the point: this module raises
+A parameter table P in R^{M x D} (M = max_length); row p is added to the token embedding
+(formula in LearnedAbsolutePositions). Position p >= M has no row. The hard boundary is the point: this module raises
 PositionOutOfRangeError instead of wrapping. `modulo_position_ids` shows the bug of
 seed 000 §13 ("学习式 position 表越界后临时取模"): p -> p mod M runs without an error,
 but far positions silently reuse the rows of near ones.
@@ -13,8 +10,7 @@ import torch
 from torch import nn
 
 from posviz.validate import MAX_DIM, MAX_LENGTH, PosvizError, check_int
-
-MAX_VOCAB = 100_000
+from posviz.pe.sinusoidal import MAX_INPUT_VOCAB, SinusoidalInput, check_token_ids
 
 
 class PositionOutOfRangeError(PosvizError):
@@ -33,7 +29,10 @@ def _check_length(length, max_length):
 
 
 class LearnedAbsolutePositions(nn.Module):
-    """token embedding [V,D] + learned position table [M,D]; forward(token_ids [N,L]) -> [N,L,D].
+    r"""token embedding [V,D] + learned position table [M,D]; forward(token_ids [N,L]) -> [N,L,D].
+
+    Formula:
+        X_p = E_{token(p)} + P[p],\qquad P \in \mathbb{R}^{M\times D},\quad 0 \le p < M
 
     Both tables are nn.Embedding initialised from N(0, 1) with a seeded generator (the
     global RNG is untouched), so the same arguments give the same numbers.
@@ -41,7 +40,7 @@ class LearnedAbsolutePositions(nn.Module):
 
     def __init__(self, vocab_size, model_dim, max_length, *, seed=0):
         super().__init__()
-        vocab_size = check_int("vocab_size", vocab_size, 1, MAX_VOCAB)
+        vocab_size = check_int("vocab_size", vocab_size, 1, MAX_INPUT_VOCAB)
         model_dim = check_int("model_dim", model_dim, 1, MAX_DIM)
         self.max_length = check_int("max_length", max_length, 1, MAX_LENGTH)
         g = torch.Generator().manual_seed(check_int("seed", seed, 0, 2**31 - 1))
@@ -52,13 +51,9 @@ class LearnedAbsolutePositions(nn.Module):
 
     def forward(self, token_ids):
         """X = E[token_ids] + P[arange(L)] -> [N,L,D]; L > max_length raises PositionOutOfRangeError."""
-        if not isinstance(token_ids, torch.Tensor) or token_ids.ndim != 2 or token_ids.is_floating_point():
-            raise ValueError(f"token_ids must be an integer tensor [N,L], got {getattr(token_ids, 'shape', token_ids)}")
+        check_token_ids(token_ids, self.token.num_embeddings)
         _, length = token_ids.shape
         _check_length(length, self.max_length)
-        vocab = self.token.num_embeddings
-        if token_ids.numel() and (token_ids.min() < 0 or token_ids.max() >= vocab):
-            raise ValueError(f"token_ids must be in [0, {vocab - 1}] (vocab_size={vocab})")
         position_ids = torch.arange(length, device=token_ids.device)  # [L]
         token = self.token(token_ids)                                 # [N,L,D]
         position = self.position(position_ids)                        # [L,D]
@@ -81,7 +76,10 @@ def learned_forward_shape(model_dim, max_length, length, *, batch=1, vocab_size=
 
 
 def modulo_position_ids(length, max_length):
-    """The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (seed 000 §13).
+    r"""The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (seed 000 §13).
+
+    Formula:
+        \text{bug: } P[p \bmod M] \Rightarrow P[M] \equiv P[0],\ P[M+1] \equiv P[1],\ \ldots
 
     No error is raised, but position M reads row 0, M+1 reads row 1, ...: far tokens
     silently wear the coordinates of the sequence start.
@@ -113,8 +111,6 @@ def state_dict_summary(vocab_size, model_dim, max_length, *, base=10000.0):
     the learned table is a trainable parameter saved in state_dict; the sinusoidal table
     is a non-persistent buffer, rebuilt from the formula and never saved.
     """
-    from posviz.pe.sinusoidal import SinusoidalInput
-
     rows = []
     mods = [("learned", LearnedAbsolutePositions(vocab_size, model_dim, max_length)),
             ("sinusoidal", SinusoidalInput(vocab_size, model_dim, cache_length=max_length, base=base))]

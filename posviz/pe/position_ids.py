@@ -21,7 +21,7 @@ The wrong schemes of seed 000 §13 are here too, so the lab can apply them:
 """
 import torch
 
-from posviz.validate import MAX_LENGTH, check_choice, check_int
+from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
 
 SCHEMES = ("mask", "arange", "token_ids", "zeros", "modulo")
 PACK_CONTRACTS = ("global", "reset", "source")
@@ -30,24 +30,23 @@ MAX_SEGMENTS = 64
 
 def _check_mask(attention_mask, name="attention_mask"):
     """attention_mask [N,L] of 0/1 (bool or integer) -> LongTensor[N,L]."""
-    if not isinstance(attention_mask, torch.Tensor):
-        try:
-            attention_mask = torch.as_tensor(attention_mask)
-        except (TypeError, ValueError, RuntimeError):
-            raise ValueError(f"{name} must be a 0/1 array [N,L]") from None
-    if attention_mask.ndim != 2 or attention_mask.shape[0] < 1 or not 1 <= attention_mask.shape[1] <= MAX_LENGTH:
-        raise ValueError(f"{name} must have shape [N,L] with 1 <= L <= {MAX_LENGTH}, "
-                         f"got {tuple(attention_mask.shape)}")
-    if attention_mask.is_floating_point() or attention_mask.is_complex():
-        raise ValueError(f"{name} must hold integers or booleans (0/1), got {attention_mask.dtype}")
-    m = attention_mask.long()                                        # [N,L]
+    m = as_tensor(name, attention_mask, ndim=2)                      # [N,L]
+    if m.shape[0] < 1:
+        raise PosvizError("at_least", name=f"{name} rows (N)", lo=1, got=m.shape[0])
+    check_int(f"{name} length (L)", m.shape[1], 1, MAX_LENGTH)
+    if m.is_floating_point() or m.is_complex():
+        raise PosvizError("lab.integer_tensor", name=name, got=str(m.dtype))
+    m = m.long()                                                     # [N,L]
     if ((m != 0) & (m != 1)).any():
-        raise ValueError(f"{name} must contain only 0 and 1")
+        raise PosvizError("lab.binary", name=name)
     return m
 
 
 def position_ids_from_mask(attention_mask):
-    """clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (seed 000 §11).
+    r"""clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (seed 000 §11).
+
+    Formula:
+        \text{position\_ids}=\max\big(\operatorname{cumsum}(\text{mask})-1,\ 0\big)
 
     Works for left and right padding: every row's first real token gets 0.
     """
@@ -64,7 +63,7 @@ def shared_arange(attention_mask):
 
 def token_ids_as_positions(token_ids):
     """The bug: position_ids = token_ids (a repeated word repeats its 'position')."""
-    ids = _check_mask_like_ids(token_ids)                            # [N,L]
+    ids = _check_token_ids(token_ids)                                # [N,L]
     return ids.clone()                                               # [N,L]
 
 
@@ -83,17 +82,14 @@ def modulo_positions(attention_mask, table_size):
     return position_ids_from_mask(attention_mask) % table_size       # [N,L]
 
 
-def _check_mask_like_ids(token_ids):
-    if not isinstance(token_ids, torch.Tensor):
-        try:
-            token_ids = torch.as_tensor(token_ids)
-        except (TypeError, ValueError, RuntimeError):
-            raise ValueError("token_ids must be an integer array [N,L]") from None
-    if token_ids.ndim != 2 or token_ids.is_floating_point() or token_ids.dtype == torch.bool:
-        raise ValueError(f"token_ids must be an integer array [N,L], got {tuple(token_ids.shape)} {token_ids.dtype}")
-    if token_ids.numel() and token_ids.min() < 0:
-        raise ValueError("token_ids must be >= 0")
-    return token_ids.long()                                          # [N,L]
+def _check_token_ids(token_ids, name="token_ids"):
+    """token ids [N,L] of integers >= 0 -> LongTensor[N,L]."""
+    ids = as_tensor(name, token_ids, ndim=2)                         # [N,L]
+    if ids.is_floating_point() or ids.is_complex() or ids.dtype == torch.bool:
+        raise PosvizError("lab.integer_tensor", name=name, got=str(ids.dtype))
+    if ids.numel() and ids.min() < 0:
+        raise PosvizError("at_least", name=name, lo=0, got=int(ids.min()))
+    return ids.long()                                                # [N,L]
 
 
 def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None):
@@ -107,14 +103,15 @@ def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None
         return zero_positions(attention_mask)                        # [N,L]
     if scheme == "modulo":
         if table_size is None:
-            raise ValueError("table_size must be given for scheme 'modulo'")
+            raise PosvizError("lab.needs", name="table_size", scheme="modulo")
         return modulo_positions(attention_mask, table_size)          # [N,L]
     if token_ids is None:
-        raise ValueError("token_ids must be given for scheme 'token_ids'")
-    ids = _check_mask_like_ids(token_ids)                            # [N,L]
+        raise PosvizError("lab.needs", name="token_ids", scheme="token_ids")
+    ids = _check_token_ids(token_ids)                                # [N,L]
     m = _check_mask(attention_mask)                                  # [N,L]
     if ids.shape != m.shape:
-        raise ValueError(f"token_ids shape {tuple(ids.shape)} must equal attention_mask shape {tuple(m.shape)}")
+        raise PosvizError("lab.same_shape", names="token_ids, attention_mask",
+                          shapes=f"{list(ids.shape)}, {list(m.shape)}")
     return ids.clone()                                               # [N,L]
 
 
@@ -125,23 +122,20 @@ def packed_position_ids(segment_lengths, contract, *, source_offsets=None):
     explicit contract; there is no single right answer, but training, cache, mask and serving
     must all use the same one.  With segment k of length n_k starting at t_k = sum_{j<k} n_j:
 
+    Formula:
+        \text{global: } p=t,\qquad \text{reset: } p=t-t_k,\qquad \text{source: } p=o_k+(t-t_k)
+
         "global"  p = t                    one continuous coordinate over the whole row
         "reset"   p = t - t_k              every segment restarts at 0
         "source"  p = o_k + (t - t_k)      every segment keeps its coordinates in its source
                                            document (o_k = source_offsets[k])
     """
     check_choice("contract", contract, PACK_CONTRACTS)
-    if isinstance(segment_lengths, (str, bytes)) or not hasattr(segment_lengths, "__len__"):
-        raise ValueError("segment_lengths must be a list of positive integers")
-    if not 1 <= len(segment_lengths) <= MAX_SEGMENTS:
-        raise ValueError(f"segment_lengths must hold 1..{MAX_SEGMENTS} segments, got {len(segment_lengths)}")
-    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
-    if sum(lengths) > MAX_LENGTH:
-        raise ValueError(f"segment_lengths must add up to at most {MAX_LENGTH}, got {sum(lengths)}")
+    lengths = _segment_lengths(segment_lengths)
     if contract == "source":
         if source_offsets is None or isinstance(source_offsets, (str, bytes)) \
                 or not hasattr(source_offsets, "__len__") or len(source_offsets) != len(lengths):
-            raise ValueError("source_offsets must give one offset per segment for contract 'source'")
+            raise PosvizError("lab.one_per_segment", name="source_offsets", n=len(lengths))
         offsets = [check_int("source_offsets", o, 0, MAX_LENGTH) for o in source_offsets]
     starts = torch.tensor([0] + lengths[:-1]).cumsum(0)              # [K]
     n = torch.tensor(lengths)                                        # [K]
@@ -155,7 +149,18 @@ def packed_position_ids(segment_lengths, contract, *, source_offsets=None):
     return torch.tensor(offsets)[segment] + local                    # [T]
 
 
+def _segment_lengths(segment_lengths):
+    """A list of 1..MAX_SEGMENTS positive lengths adding up to at most MAX_LENGTH -> list[int]."""
+    if isinstance(segment_lengths, (str, bytes)) or not hasattr(segment_lengths, "__len__"):
+        raise PosvizError("lab.int_list", name="segment_lengths", hi=MAX_SEGMENTS, got=type(segment_lengths).__name__)
+    check_int("len(segment_lengths)", len(segment_lengths), 1, MAX_SEGMENTS)
+    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    if sum(lengths) > MAX_LENGTH:
+        raise PosvizError("at_most", name="sum(segment_lengths)", hi=MAX_LENGTH, got=sum(lengths))
+    return lengths
+
+
 def packed_segment_ids(segment_lengths):
     """Segment index of every packed token -> LongTensor[T] (0 for the first segment, 1, ...)."""
-    lengths = [check_int("segment_lengths", n, 1, MAX_LENGTH) for n in segment_lengths]
+    lengths = _segment_lengths(segment_lengths)
     return torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))  # [T]

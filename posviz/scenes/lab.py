@@ -1,20 +1,29 @@
-"""Scenes of the lab page: an ordered story, each scene a title and narration key (posviz.text)
-and the widget values it sets."""
+"""Scenes of the lab page: an ordered story, each scene a title and narration key (posviz.text),
+the widget values it sets and the figure it talks about ("show": a ui.plot key of pages/lab.py).
+
+Every scene pins the model (heads, head width, pairing, table rows, no causal mask), so the numbers
+its narration states hold whatever the visitor changed before (tests/views/test_view_lab.py checks them)."""
 
 _BUGS_OFF = {"lab_nopos": False, "lab_qonly": False, "lab_rotv": False, "lab_hidden": False,
              "lab_unmasked": False, "lab_layoutbug": False, "lab_lowp": False}
+_MODEL = {"lab_heads": 2, "lab_dim": 16, "lab_layout": "interleaved", "lab_maxlen": 16, "lab_causal": False}
 
 
-def _scene(name, **values):
-    return {"title": f"lab.scene.{name}", "say": f"lab.scene.{name}.say", "values": {**_BUGS_OFF, "lab_heads": 2, **values}}
+def _scene(name, show, **values):
+    return {"title": f"lab.scene.{name}", "say": f"lab.scene.{name}.say", "show": show,
+            "values": {**_BUGS_OFF, **_MODEL, **values}}
 
 
 SCENES = {"lab": [
-    _scene("right", lab_method="rope", lab_side="left", lab_scheme="mask", lab_row=0, lab_head=0),
-    _scene("arange", lab_method="sinusoidal", lab_side="left", lab_scheme="arange", lab_row=0, lab_head=0),
-    _scene("tokid", lab_method="rope", lab_side="left", lab_scheme="token_ids", lab_row=1, lab_head=0),
-    _scene("qonly", lab_method="rope", lab_side="left", lab_scheme="mask", lab_qonly=True, lab_row=1, lab_head=0),
-    _scene("pads", lab_method="rope", lab_side="left", lab_scheme="mask", lab_unmasked=True, lab_row=0, lab_head=1),
-    _scene("lowp", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True, lab_dtype="bfloat16",
-           lab_offset=8192, lab_row=1, lab_head=0),
+    _scene("right", "lab_attn", lab_method="rope", lab_side="left", lab_scheme="mask", lab_row=0, lab_head=0),
+    _scene("arange", "lab_summary", lab_method="sinusoidal", lab_side="left", lab_scheme="arange", lab_row=0,
+           lab_head=0),
+    _scene("tokid", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="token_ids", lab_row=1,
+           lab_head=0),
+    _scene("qonly", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="mask", lab_qonly=True,
+           lab_row=1, lab_head=0),
+    _scene("pads", "lab_attn_diff", lab_method="rope", lab_side="left", lab_scheme="mask", lab_unmasked=True,
+           lab_row=0, lab_head=1),
+    _scene("lowp", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True,
+           lab_dtype="bfloat16", lab_offset=8192, lab_row=1, lab_head=0),
 ]}

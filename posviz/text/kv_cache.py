@@ -9,7 +9,7 @@ EN = {
         "Below, random content vectors q, k, v go through the full causal forward and through prefill + "
         "one-token-at-a-time decoding in four ways; the error per position tells which one is right."),
     "kv_cache.sources": (
-        "Sources: Su et al. 2021, *RoFormer* (RoPE); seed 000 §10 (RoPE and KV cache) and §13 (common bugs). "
+        "Sources: Su et al. 2021, *RoFormer* (RoPE); “Same words, different order: how does attention tell positions apart? From sinusoidal encodings to RoPE” §10 (RoPE and KV cache) and §13 (common bugs). "
         "Tolerances: `torch.testing.assert_close` defaults."),
     "w.kv_L": "Sequence length L",
     "w.kv_L.help": "Total tokens: prefill + decoded. The decode loop runs one step per token.",
@@ -87,7 +87,7 @@ EN = {
     "kv_cache.fig.pos.y": "position the key is rotated by",
     "kv_cache.fig.pos.query": "query",
     "kv_cache.fig.pos.note": "Dashed: the position the query is rotated by. Only \"correct\" keeps keys on y = s with the query at the last slot.",
-    "kv_cache.diagram.title": "The picture of seed 000 §10",
+    "kv_cache.diagram.title": "The picture of “Same words, different order…” §10",
     "kv_cache.diagram": (
         "prefill positions: 0 1 2 3  ─► rotate each K by its own R(p) ─► cache length 4\n"
         "decode position:   4        ─► rotate q4, k4 by R(4)       ─► append k4\n"
@@ -95,17 +95,17 @@ EN = {
         "\n"
         "wrong A: every new token uses R(0)\n"
         "wrong B: the cached K are rotated again at every step"),
-    "kv_cache.code.title": "The correct decode step (seed 000 §10)",
+    "kv_cache.code.title": "The correct decode step (“Same words, different order…” §10)",
     "kv_cache.advice": (
         "**Test advice.** Turn off dropout and compare the full causal forward with prefill + step decoding at "
         "**every position** (`torch.testing.assert_close`). Comparing only the final argmax can hide a small but "
         "systematic misplacement: a shifted attention row often still ranks the same token first, until it does not."),
-    "kv_cache.scene.diagram": "Seed diagram: prefill 0..3, decode 4, 5",
+    "kv_cache.scene.diagram": "The article's diagram: prefill 0..3, decode 4, 5",
     "kv_cache.scene.diagram.say": (
         "Six tokens, prefill four, decode two. Correct sits at ~10⁻⁷; all three wrong modes jump at position 4, the first decoded token."),
     "kv_cache.scene.one": "Prefill a single token",
     "kv_cache.scene.one.say": (
-        "P = 1: everything after the first token is decoded. The wrong modes fail from position 1; look at the cache table of wrong B: the positions explode."),
+        "P = 1: everything after the first token is decoded. The wrong modes fail from position 1; look at the cache table of wrong B: the positions its keys carry grow at every step."),
     "kv_cache.scene.reread": "Rotate on read erases the past",
     "kv_cache.scene.reread.say": (
         "The cache table shows every key rotated by the current position: all offsets are 0, the model sees no order in the past."),
@@ -114,7 +114,10 @@ EN = {
         "In bfloat16 the numbers are not the float32 ones (grey line ~10⁻³–10⁻²), but correct stays within the dtype's tolerance; the wrong modes stay far above it."),
     "kv_cache.scene.long": "A longer decode",
     "kv_cache.scene.long.say": (
-        "96 tokens, prefill 16: the correct mode stays at rounding level over 80 decode steps; wrong B drifts as the angles pile up."),
+        "96 tokens, prefill 16: the correct mode stays at rounding level over 80 decode steps. In wrong B the positions the cached keys carry pile up into the thousands (cache table), so its error never recovers."),
+    # errors of posviz.lab.kv_cache
+    "err.kv.same_shape": "q, k, v must have the same shape [N,H,L,d], got {shapes}",
+    "err.kv.dtype": "q, k, v must share one dtype of {choices}, got {got}",
 }
 
 ZH = {
@@ -125,7 +128,7 @@ ZH = {
         "增量解码才与完整前向等价。下面用随机内容向量 q、k、v 分别跑完整因果前向，以及“prefill + 逐 token 解码”的四种写法；"
         "逐位置误差告诉你哪一种是对的。"),
     "kv_cache.sources": (
-        "来源：Su 等 2021《RoFormer》（RoPE）；seed 000 §10（RoPE 与 KV Cache）与 §13（常见错误）。"
+        "来源：Su 等 2021《RoFormer》（RoPE）；《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》§10（RoPE 与 KV Cache）与 §13（常见错误）。"
         "容差：`torch.testing.assert_close` 默认值。"),
     "w.kv_L": "序列长度 L",
     "w.kv_L.help": "总 token 数 = prefill + 解码。解码循环每个 token 走一步。",
@@ -139,8 +142,8 @@ ZH = {
     "w.kv_dtype.bfloat16": "bfloat16",
     "w.kv_dtype.float16": "float16",
     "w.kv_layout": "配对方式",
-    "w.kv_layout.interleaved": "奇偶交错 (0,1),(2,3)…",
-    "w.kv_layout.half": "前后半 (i, i+d/2)",
+    "w.kv_layout.interleaved": "交错配对 (0,1),(2,3)…",
+    "w.kv_layout.half": "前后半配对 (i, i+d/2)",
     "w.kv_modes": "比较的解码方式",
     "w.kv_modes.correct": "正确",
     "w.kv_modes.restart": "错误 A：每步从 0 开始",
@@ -194,9 +197,9 @@ ZH = {
     "kv_cache.fig.pos.title": "最后一个解码步（token {t}）使用的位置",
     "kv_cache.fig.pos.x": "缓存中的 Key 槽位 s",
     "kv_cache.fig.pos.y": "Key 所用的旋转位置",
-    "kv_cache.fig.pos.query": "query",
+    "kv_cache.fig.pos.query": "Query",
     "kv_cache.fig.pos.note": "虚线：Query 所用的旋转位置。只有“正确”方式让 Key 落在 y = s 上，且 Query 位于最后一个槽位。",
-    "kv_cache.diagram.title": "seed 000 §10 的示意图",
+    "kv_cache.diagram.title": "《词相同但顺序不同…》§10 的示意图",
     "kv_cache.diagram": (
         "prefill 位置: 0 1 2 3 ─► 各自旋转 K ─► cache length 4\n"
         "decode 新位置: 4       ─► R(4) 旋转 q4,k4 ─► append k4\n"
@@ -204,18 +207,21 @@ ZH = {
         "\n"
         "错误做法 A：每步新 token 都使用 R(0)\n"
         "错误做法 B：cache 中历史 K 在每步又旋转一次"),
-    "kv_cache.code.title": "正确的解码步（seed 000 §10）",
+    "kv_cache.code.title": "正确的解码步（《词相同但顺序不同…》§10）",
     "kv_cache.advice": (
-        "**测试建议。** 关闭 dropout，逐位置比较完整 causal forward 与“prefill + 逐 token 解码”的**所有位置**输出"
+        "**测试建议。** 关闭 dropout，逐位置比较完整因果前向与“prefill + 逐 token 解码”的**所有位置**输出"
         "（`torch.testing.assert_close`）。只比最终 argmax 可能掩盖小但系统性的错位：注意力行偏了，排第一的 token 往往仍然相同——直到某一天不再相同。"),
-    "kv_cache.scene.diagram": "示意图：prefill 0..3，解码 4、5",
+    "kv_cache.scene.diagram": "文章的示意图：prefill 0..3，解码 4、5",
     "kv_cache.scene.diagram.say": "六个 token，prefill 四个、解码两个。正确方式误差约 10⁻⁷；三种错误写法都在位置 4——第一个解码 token——跳起。",
     "kv_cache.scene.one": "只 prefill 一个 token",
-    "kv_cache.scene.one.say": "P = 1：第一个 token 之后全部逐个解码。错误写法从位置 1 起出错；看错误 B 的缓存表：位置迅速膨胀。",
+    "kv_cache.scene.one.say": "P = 1：第一个 token 之后全部逐个解码。错误写法从位置 1 起出错；看错误 B 的缓存表：Key 所带的位置每一步都在增大。",
     "kv_cache.scene.reread": "读取时统一旋转抹掉了历史",
     "kv_cache.scene.reread.say": "缓存表显示每个 Key 都按当前位置旋转：所有位移都是 0，模型看不到历史的先后。",
     "kv_cache.scene.bf16": "bfloat16：在容差内相等",
     "kv_cache.scene.bf16.say": "bfloat16 下的数值不同于 float32（灰线约 10⁻³–10⁻²），但正确方式仍在该 dtype 的容差内；错误写法远高于容差。",
     "kv_cache.scene.long": "更长的解码",
-    "kv_cache.scene.long.say": "96 个 token，prefill 16：正确方式在 80 步解码中始终停在舍入误差量级；错误 B 随角度累积不断漂移。",
+    "kv_cache.scene.long.say": "96 个 token，prefill 16：正确方式在 80 步解码中始终停在舍入误差量级。错误 B 中缓存 Key 所带的位置累积到几千（见缓存表），误差再也回不来。",
+    # errors of posviz.lab.kv_cache
+    "err.kv.same_shape": "q、k、v 的形状必须相同 [N,H,L,d]，收到的是 {shapes}",
+    "err.kv.dtype": "q、k、v 必须使用同一个 dtype（{choices} 之一），收到的是 {got}",
 }

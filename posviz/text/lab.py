@@ -9,7 +9,7 @@ EN = {
         "If padding and positions are handled right, the real tokens of the batch get exactly the "
         "correct outputs; every bug below either changes them (and you see where) or — honestly — does not."),
     "lab.sources": (
-        "Bugs and debugging path: seed 000 §11–§13. Methods: Vaswani et al. 2017 (sinusoidal), "
+        "Bugs and debugging path: “Same words, different order: how does attention tell positions apart? From sinusoidal encodings to RoPE” §11–§13. Methods: Vaswani et al. 2017 (sinusoidal), "
         "Su et al. 2021 (RoPE, arXiv:2104.09864), Press et al. 2021 (ALiBi, arXiv:2108.12409), "
         "Raffel et al. 2020 (T5 bias), Haviv et al. 2022 (NoPE, arXiv:2203.16634)."),
     "lab.default_a": "I love ML",
@@ -19,18 +19,18 @@ EN = {
     "lab.bugs.rope_only": "The switches marked RoPE only act when the method is RoPE.",
     "lab.weights.title": "What are the toy model's weights?",
     "lab.weights": (
-        "Nothing is trained. The weights are drawn from a fixed seed and then **structured so that "
+        "Nothing is trained. The weights are drawn from a fixed random seed and then **structured so that "
         "position visibly shapes attention**, the way trained heads often look:\n\n"
         "- **head 0 · previous token**, **head 1 · same/nearby token**, heads 2–3 · content "
-        "(random $W_Q, W_K$, they only follow the words).\n"
-        "- **RoPE**: a positional head has a constant query $u$ and key $R(1)u$, so "
-        "$(R(m)u)^\\top R(n)R(1)u=\\sum_i |u_i|^2\\cos((n+1-m)\\theta_i)$ — largest when $n=m-1$. "
-        "The energy of $u$ sits in the fast frequency pairs.\n"
-        "- **Sinusoidal / learned**: a positional head reads the first $d$ dimensions of $X$ "
-        "(token embeddings are kept small there: a position channel), and $W_K$ applies the "
-        "per-pair rotation $T(\\omega_i)$ with $T\\,PE(n)=PE(n+1)$, so $q_m\\cdot k_n\\approx\\sum_i\\cos((m-n-1)\\omega_i)$. "
-        "The learned table is sinusoid + noise with $M$ rows and a hard boundary.\n"
-        "- **ALiBi**: the head slopes $m_h$ do it; **T5**: the bucket bias table favours offset −1 (head 0) and 0 (head 1).\n"
+        "(random W_Q, W_K, they only follow the words).\n"
+        "- **RoPE**: a positional head has a constant query u and key R(1)u, so "
+        "(R(m)u)ᵀ R(n) R(1)u = Σᵢ |uᵢ|² cos((n + 1 − m)θᵢ) — largest when n = m − 1. "
+        "The energy of u sits in the fast frequency pairs.\n"
+        "- **Sinusoidal / learned**: a positional head reads the first d dimensions of X "
+        "(token embeddings are kept small there: a position channel), and W_K applies the "
+        "per-pair rotation T(ωᵢ) with T·PE(n) = PE(n + 1), so q_m · k_n ≈ Σᵢ cos((m − n − 1)ωᵢ). "
+        "The learned table is sinusoid + noise with M rows and a hard boundary.\n"
+        "- **ALiBi**: the head slopes m_h do it; **T5**: the bucket bias table favours offset −1 (head 0) and 0 (head 1).\n"
         "- **NoPE**: the positional heads have nothing to read and attend almost uniformly."),
     "lab.compare": "3 · Correct vs chosen attention",
     "lab.compare.note": (
@@ -47,13 +47,13 @@ EN = {
     "lab.fig.delta": "ΔA",
     "lab.err.title": "Per-token output error max |O_chosen − O_correct| (real tokens)",
     "lab.err.y": "max |ΔO| (log)",
-    "lab.err.harmless": "1e-5: float rounding (harmless)",
-    "lab.err.harmful": "1e-2: clearly wrong",
+    "lab.err.harmless": "{v:.0e}: float rounding (harmless)",
+    "lab.err.harmful": "{v:.0e}: clearly wrong",
     "lab.metric": "max error over real tokens",
     "lab.verdict.harmless": "harmless: identical up to float rounding",
     "lab.verdict.harmful": "harmful: the real tokens get different outputs",
     "lab.verdict.small": "small but real difference",
-    "lab.tensors": "4 · Print the three tensors (seed 000 §12 step 2)",
+    "lab.tensors": "4 · Print the three tensors (“Same words, different order…” §12 step 2)",
     "lab.tensors.note": (
         "Token ids, valid mask and position ids are three different contracts: check each one; "
         "never infer from equal shapes that the meaning is equal."),
@@ -74,7 +74,7 @@ EN = {
         "**Shared arange(L)** — every row gets 0..L−1. With **right** padding the real tokens still get "
         "0..n−1: harmless. With **left** padding the short sentence starts at k (its number of pads): "
         "sinusoidal and learned see other position vectors — harmful; RoPE, ALiBi and T5 only use "
-        "$p_i-p_j$, so a uniform shift of all real tokens is harmless as long as the pads are masked; NoPE "
+        "pᵢ − pⱼ, so a uniform shift of all real tokens is harmless as long as the pads are masked; NoPE "
         "ignores positions. Training with right padding and serving with left padding breaks absolute methods."),
     "lab.effect.token_ids": (
         "**Token ids as positions** — a repeated word repeats its 'position' and order disappears: "
@@ -93,14 +93,14 @@ EN = {
         "**No position at all** (only token embeddings) — attention still runs, but it has no order: "
         "the positional heads lose their diagonal. Harmful for every method except NoPE, which is exactly this."),
     "lab.effect.rotate_q_only": (
-        "**Rotate only Q** — $(R(m)q)^\\top k=q^\\top R(-m)k$ depends on the query's absolute position, not on "
-        "$n-m$: the shift identity fails, the previous-token head is lost, and the shifted short sentence differs."),
+        "**Rotate only Q** — (R(m)q)ᵀk = qᵀR(−m)k depends on the query's absolute position, not on "
+        "n − m: the shift identity fails, the previous-token head is lost, and the shifted short sentence differs."),
     "lab.effect.rotate_v": (
         "**Rotate V too** — scores are unchanged, but the retrieved content is rotated into each key's "
         "own frame: outputs change although the attention map does not. A different design, not standard RoPE."),
     "lab.effect.rope_on_hidden": (
         "**RoPE once on the hidden state** — rotating X before the projections does not give "
-        "$R(m)q\\cdot R(n)k$: $W_Q, W_K$ scramble the pairs, so the score no longer depends on $n-m$ "
+        "R(m)q · R(n)k: W_Q, W_K scramble the pairs, so the score no longer depends on n − m "
         "alone, and the constant positional queries are not rotated at all."),
     "lab.effect.pads_unmasked": (
         "**Pads not masked** — the short sentence's real tokens also attend to pad keys, so their "
@@ -111,23 +111,30 @@ EN = {
         "rotated with the other: each head still gets *a* rotation, but of the wrong pairs, so the "
         "structured previous-token head is lost. Checkpoints cannot be mixed across layouts."),
     "lab.effect.low_precision": (
-        "**Low-precision angles at a large position** — positions are shifted by the offset and "
-        "$p\\,\\theta_i$ is computed in bfloat16/float16. bfloat16 keeps 8 significant bits, so near "
-        "4096 neighbouring positions are 32 apart: the fast pairs get phase noise. In float32 the same "
-        "offset only costs about {f32:.1e} (RoPE is shift invariant)."),
+        "**Low-precision angles at a large position** — every position is shifted by {offset} and "
+        "p·θᵢ is computed in {dtype}. {dtype} keeps {bits} significant bits: from {first:g} on, neighbouring "
+        "numbers it can store are **{spacing:g} apart**. {stored}"),
+    "lab.lowp.collapse": (
+        "The real tokens' positions {lo:g}…{hi:g} are stored as **{values}**: tokens that stood apart now share "
+        "one angle, and the fastest pair's angle p·θ₀ = p rad (θ₀ = 1) jumps in steps of {spacing:g} rad — "
+        "its phase is noise. In float32 the same offset only costs about {f32:.1e} (RoPE is shift invariant)."),
+    "lab.lowp.exact": (
+        "The positions {lo:g}…{hi:g} themselves are still exact, but the angle p·θ₀ = p rad of the fastest pair "
+        "is stored to the nearest {spacing:g} rad, and θᵢ and the product are rounded too: a phase error. "
+        "In float32 the same offset only costs about {f32:.1e} (RoPE is shift invariant)."),
     "lab.summary": "5 · Which encoding is hurt by which bug?",
     "lab.summary.note": (
         "Each cell runs the padded batch with one scheme or one bug (with ids from the mask) for one "
-        "method and reports the largest output error over real tokens vs the sentences run alone "
+        "method and reports the largest output error max |ΔO| over real tokens vs the sentences run alone "
         "(log colour). The honest zeros matter as much as the failures: a uniform shift of RoPE/ALiBi/T5 "
         "with pads masked, shared arange with right padding, NoPE under any position-id bug, "
         "modulo while the table is long enough. Grey = not applicable (a RoPE-only bug); "
         "“no row” = a sentence is longer than the learned table of M rows, which raises instead of wrapping. "
         "The outlined cell is your current choice."),
-    "lab.summary.title": "max |ΔO| over real tokens, method × setup",
+    "lab.summary.title.schemes": "Position-id schemes · max |ΔO|",
+    "lab.summary.title.bugs": "Bugs (ids from the mask) · max |ΔO|",
     "lab.summary.na": "n/a",
     "lab.summary.oor": "no row",
-    "lab.summary.cbar": "max |ΔO|",
     "lab.col.mask": "ids from mask ✓",
     "lab.col.arange": "shared arange",
     "lab.col.token_ids": "token ids",
@@ -225,17 +232,33 @@ EN = {
     "w.lab_pack_off.help": "Used by the 'source' contract: B's first token keeps this coordinate.",
     # scenes
     "lab.scene.right": "Padding done right",
-    "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (error ~1e-7).",
+    "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (error below 1e-5: float rounding).",
     "lab.scene.arange": "Shared arange, left padding",
-    "lab.scene.arange.say": "Sinusoidal: sentence A now starts at position 2 and its outputs change. Look at the summary: RoPE, ALiBi and T5 shrug — a uniform shift is harmless for them.",
+    "lab.scene.arange.say": "Sinusoidal: the short sentence A now starts at its number of pads (position 2 with the default sentences) and its outputs change. Look at the summary: RoPE, ALiBi and T5 shrug — a uniform shift is harmless for them.",
     "lab.scene.tokid": "Token ids as positions",
-    "lab.scene.tokid.say": "The ids are 1,2,3… in vocabulary order, not in sentence order; RoPE's previous-token head breaks.",
+    "lab.scene.tokid.say": "Sentence B's positions are now its token ids (4, 5, 2, 3, 6 with the default sentences): the words it shares with A keep A's ids, the order is gone, and RoPE's previous-token head breaks.",
     "lab.scene.qonly": "Rotate only Q",
-    "lab.scene.qonly.say": "Without rotating K the score depends on the absolute query position: the previous-token diagonal disappears.",
+    "lab.scene.qonly.say": "Without rotating K the score depends on the absolute query position: the previous-token diagonal fades.",
     "lab.scene.pads": "Pads not masked",
     "lab.scene.pads.say": "The short sentence's real tokens pour attention into the pad columns (red in the difference).",
     "lab.scene.lowp": "bfloat16 angles at 8192",
-    "lab.scene.lowp.say": "Positions near 8192 in bfloat16 are 32 apart: the fast pairs turn into noise. float32 at the same offset is fine.",
+    "lab.scene.lowp.say": "From 8192 on, bfloat16 stores only every 64th number: every position from 8192 to 8223 becomes 8192, so all tokens of a short sentence share one angle and RoPE loses their order. float32 angles at the same offset are fine (see the effect box).",
+    # errors of posviz.pe.position_ids, posviz.lab.tokens and posviz.lab.toy_model
+    "err.lab.integer_tensor": "{name} must hold integers (or booleans), got dtype {got}",
+    "err.lab.binary": "{name} must contain only 0 and 1",
+    "err.lab.needs": "{name} must be given for scheme '{scheme}'",
+    "err.lab.same_shape": "{names} must have the same shape [N,L], got {shapes}",
+    "err.lab.one_per_segment": "{name} must give one offset per segment ({n} segments) for contract 'source'",
+    "err.lab.int_list": "{name} must be a list of 1 to {hi} positive integers, got {got}",
+    "err.lab.not_text": "{name} must be text, got {got}",
+    "err.lab.too_long": "{name} is too long: {got} characters, at most {hi} allowed",
+    "err.lab.empty": "{name} is empty: type at least one word",
+    "err.lab.long_word": "{name} has a word of {got} characters, at most {hi} allowed per word",
+    "err.lab.too_many_tokens": "{name} has too many tokens: {got}, at most {hi} allowed",
+    "err.lab.sentences": "{name} must be a list of 1 to {hi} sentences",
+    "err.lab.unknown_token": "{name} has no id for the token {got}",
+    "err.lab.position_span": "{name} must span at most {hi} positions, got {got}",
+    "err.lab.permutation": "{name} must use exactly the same tokens as {other}, in another order (a permutation of it)",
 }
 
 ZH = {
@@ -247,7 +270,7 @@ ZH = {
         "只要 padding 与位置处理正确，batch 中真实 token 的输出应与正确结果完全一致；"
         "下面每个 bug 要么改变结果（并显示改在哪里），要么——如实地说——并不改变。"),
     "lab.sources": (
-        "bug 与调试路径：种子文章 000 §11–§13。方法：Vaswani 等 2017（正弦）、Su 等 2021（RoPE, arXiv:2104.09864）、"
+        "bug 与调试路径：《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》 §11–§13。方法：Vaswani 等 2017（正弦）、Su 等 2021（RoPE, arXiv:2104.09864）、"
         "Press 等 2021（ALiBi, arXiv:2108.12409）、Raffel 等 2020（T5 偏置）、Haviv 等 2022（NoPE, arXiv:2203.16634）。"),
     "lab.default_a": "我爱ML",
     "lab.default_b": "你也爱ML吗",
@@ -259,14 +282,14 @@ ZH = {
         "没有任何训练。权重由固定随机种子生成，再**刻意构造成让位置明显影响注意力**，"
         "类似训练后常见的注意力头：\n\n"
         "- **头 0 · 看前一个词**，**头 1 · 看自己/邻近词**，头 2–3 · 看内容"
-        "（随机 $W_Q, W_K$，只跟随词本身）。\n"
-        "- **RoPE**：位置头的 query 是常向量 $u$，key 是 $R(1)u$，于是 "
-        "$(R(m)u)^\\top R(n)R(1)u=\\sum_i |u_i|^2\\cos((n+1-m)\\theta_i)$，在 $n=m-1$ 处最大；"
-        "$u$ 的能量集中在高频维度对上。\n"
-        "- **正弦 / 学习式**：位置头读取 $X$ 的前 $d$ 维（词向量在这些维度上很小，相当于一条“位置通道”），"
-        "$W_K$ 对每一维度对施加旋转 $T(\\omega_i)$，满足 $T\\,PE(n)=PE(n+1)$，于是 "
-        "$q_m\\cdot k_n\\approx\\sum_i\\cos((m-n-1)\\omega_i)$。学习式位置表取“正弦 + 噪声”，共 $M$ 行，越界即报错。\n"
-        "- **ALiBi**：靠每个头的斜率 $m_h$；**T5**：分桶偏置表偏好位移 −1（头 0）和 0（头 1）。\n"
+        "（随机 W_Q、W_K，只跟随词本身）。\n"
+        "- **RoPE**：位置头的 query 是常向量 u，key 是 R(1)u，于是 "
+        "(R(m)u)ᵀ R(n) R(1)u = Σᵢ |uᵢ|² cos((n + 1 − m)θᵢ)，在 n = m − 1 处最大；"
+        "u 的能量集中在高频维度对上。\n"
+        "- **正弦 / 学习式**：位置头读取 X 的前 d 维（词向量在这些维度上很小，相当于一条“位置通道”），"
+        "W_K 对每一维度对施加旋转 T(ωᵢ)，满足 T·PE(n) = PE(n + 1)，于是 "
+        "q_m · k_n ≈ Σᵢ cos((m − n − 1)ωᵢ)。学习式位置表取“正弦 + 噪声”，共 M 行，越界即报错。\n"
+        "- **ALiBi**：靠每个头的斜率 m_h；**T5**：分桶偏置表偏好位移 −1（头 0）和 0（头 1）。\n"
         "- **NoPE**：位置头无位置可读，注意力几乎均匀。"),
     "lab.compare": "3 · 正确与所选的注意力",
     "lab.compare.note": (
@@ -282,13 +305,13 @@ ZH = {
     "lab.fig.delta": "ΔA",
     "lab.err.title": "每个真实 token 的输出误差 max |O_所选 − O_正确|",
     "lab.err.y": "max |ΔO|（对数）",
-    "lab.err.harmless": "1e-5：浮点舍入（无害）",
-    "lab.err.harmful": "1e-2：明显出错",
+    "lab.err.harmless": "{v:.0e}：浮点舍入（无害）",
+    "lab.err.harmful": "{v:.0e}：明显出错",
     "lab.metric": "真实 token 上的最大误差",
     "lab.verdict.harmless": "无害：仅有浮点舍入差异",
     "lab.verdict.harmful": "有害：真实 token 的输出变了",
     "lab.verdict.small": "差异小但真实存在",
-    "lab.tensors": "4 · 打印三份张量（种子文章 000 §12 第 2 步）",
+    "lab.tensors": "4 · 打印三份张量（《词相同但顺序不同…》§12 第 2 步）",
     "lab.tensors.note": "token ids、有效 mask、position ids 是三份不同的契约：逐一检查，不要从形状相同推断语义相同。",
     "lab.tensors.correct": "正确：每句单独运行",
     "lab.tensors.chosen": "所选：补齐的 batch",
@@ -305,7 +328,7 @@ ZH = {
     "lab.effect.arange": (
         "**共享 arange(L)**——每行都用 0..L−1。**右**补齐时真实 token 仍是 0..n−1：无害。"
         "**左**补齐时短句从 k（它的 pad 数）开始：正弦与学习式位置看到另一组位置向量——有害；"
-        "RoPE、ALiBi、T5 只用 $p_i-p_j$，只要 pad 被 mask，真实 token 的整体平移无害；NoPE 不用位置。"
+        "RoPE、ALiBi、T5 只用 pᵢ − pⱼ，只要 pad 被屏蔽，真实 token 的整体平移无害；NoPE 不用位置。"
         "训练右补齐、推理左补齐，会弄坏绝对位置方法。"),
     "lab.effect.token_ids": (
         "**把 token id 当位置**——重复的词得到重复的“位置”，顺序消失：无论站在哪里，“ML”在两句中的位置都一样。"
@@ -320,35 +343,41 @@ ZH = {
         "**完全不加位置**（只有 token embedding）——注意力照样能算，但没有顺序：位置头失去对角线。"
         "除 NoPE（它本就如此）外，对所有方法都有害。"),
     "lab.effect.rotate_q_only": (
-        "**只旋转 Q**——$(R(m)q)^\\top k=q^\\top R(-m)k$ 取决于 query 的绝对位置，而不是 $n-m$："
+        "**只旋转 Q**——(R(m)q)ᵀk = qᵀR(−m)k 取决于 query 的绝对位置，而不是 n − m："
         "平移恒等式失效，看前一个词的头失效，平移后的短句结果也不同。"),
     "lab.effect.rotate_v": (
         "**连 V 一起旋转**——分数不变，但取回的内容被转进了各个 key 自己的坐标系："
         "注意力图不变，输出却变了。这是另一种设计，不是标准 RoPE。"),
     "lab.effect.rope_on_hidden": (
-        "**只在 hidden 上旋转一次**——先旋转 X 再投影，得不到 $R(m)q\\cdot R(n)k$："
-        "$W_Q, W_K$ 会打乱维度对，分数不再只依赖 $n-m$，常向量的位置 query 更是完全没被旋转。"),
+        "**只在 hidden 上旋转一次**——先旋转 X 再投影，得不到 R(m)q · R(n)k："
+        "W_Q、W_K 会打乱维度对，分数不再只依赖 n − m，常向量的位置 query 更是完全没被旋转。"),
     "lab.effect.pads_unmasked": (
-        "**pad 没有被 mask**——短句的真实 token 也去关注 pad key，输出混入 pad 的 value（看 pad 所在的列）。"
+        "**pad 没有被屏蔽**——短句的真实 token 也去关注 pad key，输出混入 pad 的 value（看 pad 所在的列）。"
         "对所有方法都有害，包括 NoPE；较长的句子没有 pad，不受影响。pad 的位置 id 设为 0 并不能让它不可见。"),
     "lab.effect.layout_mismatch": (
-        "**布局不匹配**——权重按一种配对构造（交错 (0,1),(2,3),… 或对半 (i, i+d/2)），却用另一种配对旋转："
+        "**布局不匹配**——权重按一种配对构造（交错配对 (0,1),(2,3),… 或前后半配对 (i, i+d/2)），却用另一种配对旋转："
         "每个头仍然做了“某种”旋转，但转错了维度对，构造好的“看前一个词”的头因此失效。不同布局的权重不能混用。"),
     "lab.effect.low_precision": (
-        "**在大位置上用低精度算角度**——位置整体加上偏移量，$p\\,\\theta_i$ 用 bfloat16/float16 计算。"
-        "bfloat16 只有 8 个有效二进制位，在 4096 附近相邻可表示的位置相差 32：高频维度对的相位变成噪声。"
+        "**在大位置上用低精度算角度**——所有位置都加上偏移量 {offset}，p·θᵢ 用 {dtype} 计算。"
+        "{dtype} 只有 {bits} 个有效二进制位：从 {first:g} 起，它能存下的相邻数相差 **{spacing:g}**。{stored}"),
+    "lab.lowp.collapse": (
+        "真实 token 的位置 {lo:g}…{hi:g} 被存成 **{values}**：原本分开的 token 现在共用同一个角度；"
+        "最快一对维度的角度 p·θ₀ = p 弧度（θ₀ = 1）以 {spacing:g} 弧度为一步跳动——它的相位成了噪声。"
         "同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
+    "lab.lowp.exact": (
+        "位置 {lo:g}…{hi:g} 本身仍然精确，但最快一对维度的角度 p·θ₀ = p 弧度只能存到最接近的 {spacing:g} 弧度，"
+        "θᵢ 与乘积也被舍入：相位有误差。同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
     "lab.summary": "5 · 哪种编码会被哪个 bug 伤到？",
     "lab.summary.note": (
         "每个格子对一种方法、用一种位置 id 方案或一个 bug（其余位置 id 由 mask 生成）运行补齐的 batch，"
-        "报告真实 token 上相对“单句单独运行”的最大输出误差（对数色标）。如实的“零”与失败同样重要："
-        "pad 被 mask 时 RoPE/ALiBi/T5 的整体平移、右补齐时的共享 arange、任何位置 id bug 下的 NoPE、"
-        "表足够长时的取模。灰色 = 不适用（仅 RoPE 的 bug）；"
+        "报告真实 token 上相对“单句单独运行”的最大输出误差 max |ΔO|（对数色标）。如实的“零”与失败同样重要："
+        "pad 被屏蔽时 RoPE/ALiBi/T5 的整体平移、右补齐时的共享 arange、任何位置 id bug 下的 NoPE、"
+        "表足够长时的取模。灰色“—”= 不适用（仅 RoPE 的 bug）；"
         "“越界”= 句子比 M 行的学习式位置表更长，此时直接报错而不是取模。描边的格子是你当前的选择。"),
-    "lab.summary.title": "真实 token 上的 max |ΔO|：方法 × 设置",
-    "lab.summary.na": "不适用",
+    "lab.summary.title.schemes": "位置 id 方案 · max |ΔO|",
+    "lab.summary.title.bugs": "bug（位置 id 由 mask 生成）· max |ΔO|",
+    "lab.summary.na": "—",
     "lab.summary.oor": "越界",
-    "lab.summary.cbar": "max |ΔO|",
     "lab.col.mask": "由 mask 生成 ✓",
     "lab.col.arange": "共享 arange",
     "lab.col.token_ids": "token id 当位置",
@@ -358,14 +387,14 @@ ZH = {
     "lab.col.rotate_q_only": "只转 Q",
     "lab.col.rotate_v": "连 V 一起转",
     "lab.col.rope_on_hidden": "在 hidden 上转",
-    "lab.col.pads_unmasked": "pad 未 mask",
+    "lab.col.pads_unmasked": "pad 未屏蔽",
     "lab.col.layout_mismatch": "布局不匹配",
     "lab.col.low_precision": "低精度角度",
     "lab.row.nope": "NoPE",
     "lab.row.sinusoidal": "正弦",
     "lab.row.learned": "学习式",
-    "lab.row.rope.interleaved": "RoPE 交错",
-    "lab.row.rope.half": "RoPE 对半",
+    "lab.row.rope.interleaved": "RoPE 交错配对",
+    "lab.row.rope.half": "RoPE 前后半配对",
     "lab.row.alibi": "ALiBi",
     "lab.row.t5": "T5 偏置",
     "lab.explain.note": "单层、无训练：前向计算的公式与整个实验的代码。",
@@ -404,11 +433,11 @@ ZH = {
     "w.lab_method.alibi": "ALiBi（线性偏置）",
     "w.lab_method.t5": "T5（分桶偏置）",
     "w.lab_layout": "RoPE 配对方式",
-    "w.lab_layout.interleaved": "交错 (0,1),(2,3),…",
-    "w.lab_layout.half": "对半 (i, i+d/2)",
+    "w.lab_layout.interleaved": "交错配对 (0,1),(2,3),…",
+    "w.lab_layout.half": "前后半配对 (i, i+d/2)",
     "w.lab_heads": "头数 H",
     "w.lab_dim": "每头维度 d",
-    "w.lab_causal": "因果 mask",
+    "w.lab_causal": "因果掩码",
     "w.lab_causal.help": "query 只能看到自己及之前的 key（decoder）。此时 T5 使用单向分桶。",
     "w.lab_maxlen": "学习式位置表行数 M",
     "w.lab_maxlen.help": "学习式绝对位置表的 max_length；也是 p mod M 方案中的 M。",
@@ -422,7 +451,7 @@ ZH = {
     "w.lab_qonly": "只旋转 Q（仅 RoPE）",
     "w.lab_rotv": "连 V 一起旋转（仅 RoPE）",
     "w.lab_hidden": "只在 hidden 上旋转一次（仅 RoPE）",
-    "w.lab_unmasked": "pad key 未被 mask",
+    "w.lab_unmasked": "pad key 未被屏蔽",
     "w.lab_layoutbug": "权重与旋转的布局不匹配（仅 RoPE）",
     "w.lab_lowp": "在大位置上用低精度算角度（仅 RoPE）",
     "w.lab_dtype": "角度精度",
@@ -442,15 +471,31 @@ ZH = {
     "w.lab_pack_off": "B 在原文档中的偏移",
     "w.lab_pack_off.help": "供“保留原文坐标”契约使用：B 的第一个 token 保留这个坐标。",
     "lab.scene.right": "正确的补齐",
-    "lab.scene.right.say": "左补齐、由 mask 生成位置 id、pad 被 mask：补齐后的 batch 复现了每句单独运行的结果（误差约 1e-7）。",
+    "lab.scene.right.say": "左补齐、由 mask 生成位置 id、pad 被屏蔽：补齐后的 batch 复现了每句单独运行的结果（误差低于 1e-5，只是浮点舍入）。",
     "lab.scene.arange": "共享 arange，左补齐",
-    "lab.scene.arange.say": "正弦位置：句子 A 现在从位置 2 开始，输出随之改变。看总结矩阵：RoPE、ALiBi、T5 不受影响——整体平移对它们无害。",
+    "lab.scene.arange.say": "正弦位置：短句 A 现在从它的 pad 数开始（默认句子下是位置 2），输出随之改变。看总结矩阵：RoPE、ALiBi、T5 不受影响——整体平移对它们无害。",
     "lab.scene.tokid": "把 token id 当位置",
-    "lab.scene.tokid.say": "id 按词表顺序是 1,2,3…，而不是句中顺序；RoPE 看前一个词的头坏掉了。",
+    "lab.scene.tokid.say": "句子 B 的位置现在就是它的 token id（默认句子下为 4, 5, 2, 3, 6）：与 A 共有的词沿用 A 的 id，顺序消失，RoPE 看前一个词的头坏掉了。",
     "lab.scene.qonly": "只旋转 Q",
-    "lab.scene.qonly.say": "不旋转 K，分数就依赖 query 的绝对位置：看前一个词的对角线消失了。",
-    "lab.scene.pads": "pad 未被 mask",
+    "lab.scene.qonly.say": "不旋转 K，分数就依赖 query 的绝对位置：看前一个词的对角线变淡了。",
+    "lab.scene.pads": "pad 未被屏蔽",
     "lab.scene.pads.say": "短句的真实 token 把注意力倒进 pad 列（差值图中的红色）。",
     "lab.scene.lowp": "8192 处的 bfloat16 角度",
-    "lab.scene.lowp.say": "8192 附近 bfloat16 能表示的位置相隔 32：高频维度对变成噪声。同样偏移用 float32 则没问题。",
+    "lab.scene.lowp.say": "从 8192 起，bfloat16 只能存下每隔 64 的数：8192 到 8223 的每个位置都变成 8192，短句的所有 token 共用同一个角度，RoPE 失去了它们的顺序。同样偏移用 float32 计算则没问题（见“所选开关的作用”）。",
+    # errors of posviz.pe.position_ids, posviz.lab.tokens and posviz.lab.toy_model
+    "err.lab.integer_tensor": "{name} 必须是整数（或布尔）张量，收到的 dtype 是 {got}",
+    "err.lab.binary": "{name} 只能包含 0 和 1",
+    "err.lab.needs": "方案 '{scheme}' 需要给出 {name}",
+    "err.lab.same_shape": "{names} 的形状必须相同 [N,L]，收到的是 {shapes}",
+    "err.lab.one_per_segment": "契约 'source' 要求 {name} 为每一段给出一个偏移（共 {n} 段）",
+    "err.lab.int_list": "{name} 必须是 1 到 {hi} 个正整数组成的列表，收到的是 {got}",
+    "err.lab.not_text": "{name} 必须是文本，收到的是 {got}",
+    "err.lab.too_long": "{name} 太长：{got} 个字符，最多允许 {hi} 个",
+    "err.lab.empty": "{name} 为空：请至少输入一个词",
+    "err.lab.long_word": "{name} 中有一个词长 {got} 个字符，每个词最多 {hi} 个字符",
+    "err.lab.too_many_tokens": "{name} 的 token 太多：{got} 个，最多允许 {hi} 个",
+    "err.lab.sentences": "{name} 必须是 1 到 {hi} 个句子组成的列表",
+    "err.lab.unknown_token": "{name} 中没有 token {got} 的 id",
+    "err.lab.position_span": "{name} 最多只能跨越 {hi} 个位置，收到的跨度是 {got}",
+    "err.lab.permutation": "{name} 必须与 {other} 使用完全相同的 token，只是顺序不同（即它的一个排列）",
 }

@@ -1,6 +1,9 @@
 """Text of the sinusoidal & learned absolute positions page (en + zh)."""
 
 EN = {
+    # errors of posviz.pe.sinusoidal and posviz.pe.learned
+    "err.token_ids_tensor": "{name} must be an integer tensor of token ids with shape [N, L], got {got}",
+
     "sinusoidal.title": "Sinusoidal and learned absolute positions",
     "sinusoidal.intro": (
         "Absolute methods give every position its own vector and **add** it to the token embedding: "
@@ -28,7 +31,7 @@ EN = {
     "w.sin_M": "Table size max_length (M)",
     "w.sin_M.help": "The learned table has rows for positions 0 … M−1 only.",
     "w.sin_learned_L": "Sequence length L fed to the learned table",
-    "w.sin_learned_L.help": "Try L = M (works) and L = M + 1 (no row for position M: a clear error).",
+    "w.sin_learned_L.help": "Try L = M (works) and L = M + 1 (no row for position M: the module refuses, the hard boundary).",
 
     # 1 waveforms
     "sinusoidal.waves.h": "1 · Clock hands at different speeds",
@@ -52,22 +55,23 @@ EN = {
         "Stack all the waves and cut vertically at one position: the column of values is that position's "
         "multi-scale phase fingerprint, the vector actually added to the token embedding. Neighbouring "
         "fingerprints differ in the fast dimensions (top rows) and agree in the slow ones (bottom rows)."),
-    "sinusoidal.fig.fp.heatmap": "PE table: rows = dimension, columns = position",
+    "sinusoidal.fig.fp.heatmap": "The PE table, one row per dimension",
     "sinusoidal.fig.fp.slice": "fingerprint PE({p})",
     "sinusoidal.fp.zero": (
         "Position 0: PE(0) = [{vals}, …] — every sine is 0 and every cosine 1, the check "
-        "`position[0, 0::2] == 0`, `position[0, 1::2] == 1` at the end of the code in seed 000 §05. The [L, D] table "
+        "`position[0, 0::2] == 0`, `position[0, 1::2] == 1` at the end of the code in “Same words, different order…” "
+        "§05. The [L, D] table "
         "is added to a batch of token embeddings [N, L, D] as `position[None, :, :]` and the shape stays [N, L, D]."),
-    "sinusoidal.fp.beyond": "Position {p} lies beyond this heatmap (L = {L}), yet the formula still gives its fingerprint on the right: sinusoidal PE has a value at every integer position.",
+    "sinusoidal.fp.beyond": "Position {p} lies beyond this heatmap (L = {L}), yet the formula still gives its fingerprint in the bar chart: sinusoidal PE has a value at every integer position.",
 
     # 3 similarity
     "sinusoidal.sim.h": "3 · Dot products see only the offset",
     "sinusoidal.sim.md": (
         "Because every pair satisfies $\\sin a \\sin b + \\cos a \\cos b = \\cos(a-b)$, "
         "$PE(m)^\\top PE(n) = \\sum_i \\cos((m-n)\\,\\omega_i)$: the matrix $PE\\,PE^\\top$ is constant along "
-        "each diagonal. On the right, the formula (line) and the measured dot products starting from three "
+        "each diagonal. In the curve plot, the formula (line) and the measured dot products starting from three "
         "different anchors $m$ (markers) lie on one curve."),
-    "sinusoidal.fig.sim.title": "PE·PEᵀ: similarity of positions m and n",
+    "sinusoidal.fig.sim.title": "PE·PEᵀ: similarity of m and n",
     "sinusoidal.fig.sim.x": "position n",
     "sinusoidal.fig.sim.y": "position m",
     "sinusoidal.fig.dot.title": "PE(m)·PE(m+Δ) against the offset Δ",
@@ -93,15 +97,15 @@ EN = {
         "per frequency gives a block-diagonal $M(\\Delta)$ with $PE(p+\\Delta) = M(\\Delta)\\,PE(p)$ for every $p$: "
         "a linear layer *can* recover relative offsets from absolute coordinates. It is only an opportunity — "
         "unlike RoPE, nothing forces the Q–K dot product to use it."),
-    "sinusoidal.fig.shift.matrix": "M(Δ), first {k} rows and columns",
-    "sinusoidal.fig.shift.vectors": "per dimension: M(Δ)·PE(p) lands on PE(p+Δ)",
+    "sinusoidal.fig.shift.matrix": "M(Δ), top-left {k}×{k}",
+    "sinusoidal.fig.shift.vectors": "M(Δ)·PE(p) lands on PE(p+Δ)",
     "sinusoidal.fig.shift.pe_p": "PE(p)",
     "sinusoidal.fig.shift.target": "PE(p+Δ)",
     "sinusoidal.fig.shift.rotated": "M(Δ)·PE(p)",
     "sinusoidal.shift.err": "max |M(Δ)·PE(p) − PE(p+Δ)| (float32)",
     "sinusoidal.shift.err.help": "Zero up to float32 rounding: the identity holds exactly.",
     "sinusoidal.shift.blocks": "The 2×2 blocks of the fastest pair (i = 0) and the slowest pair (i = {i}) for Δ = {delta}:",
-    "sinusoidal.shift.nop": "Change p and watch the matrix on the left: it does not move. Only Δ changes it.",
+    "sinusoidal.shift.nop": "Change p and watch the matrix M(Δ): it does not move. Only Δ changes it.",
 
     # 5 hand table
     "sinusoidal.hand.h": "5 · One frequency by hand: ω = π/2",
@@ -135,15 +139,16 @@ EN = {
         "BERT and GPT-2 learn a parameter table $P \\in \\mathbb{R}^{M\\times D}$ (BERT: $M = 512$, GPT-2: $M = 1024$) "
         "and add row $p$ to the token embedding. The data decide which positions look alike, which is flexible — "
         "but position $p \\ge M$ simply has no row, and enlarging $M$ afterwards only adds rows that were never trained. "
-        "Seed 001's case: trained with 512 rows, the model meets the 513th token (position 512) and has nothing to "
-        "look up — set M = 512 and L = 513 below. Token table and position table are both `nn.Embedding` lookups "
+        "The case in “Position encodings”: trained with 512 rows, the model meets the 513th token (position 512) and "
+        "has nothing to look up — set M = 512 and L = 513 below. Token table and position table are both `nn.Embedding` lookups "
         "(weight [num_embeddings, D]; token(ids) [N,L] → [N,L,D], position(arange(L)) → [L,D], added with "
         "broadcasting), but their rows mean completely different things."),
     "sinusoidal.learned.ok": "L = {L} ≤ max_length = {M}: LearnedAbsolutePositions returns a tensor of shape {shape} (N, L, D).",
     "sinusoidal.learned.err_why": (
-        "L = {L} > max_length = {M}: the table has rows for positions 0 … {last} only, so position {M} has no "
-        "embedding. This error is the correct behaviour: the module refuses instead of inventing a coordinate. "
-        "The page keeps working — only this one call failed."),
+        "This refusal is the correct behaviour: the module stops instead of inventing a coordinate for position {M}. "
+        "Enlarging max_length afterwards would only add rows that were never trained, and the tempting modulo “fix” "
+        "below hides the problem instead of solving it. The rest of the page keeps working: only this one call "
+        "was refused."),
     "sinusoidal.mod.h": "Why not just take `p % max_length`?",
     "sinusoidal.mod.md": (
         "A tempting one-line fix is to wrap positions: `position_ids % max_length`. It never raises, and that is the "
@@ -203,7 +208,7 @@ EN = {
         "**Any of them can learn a positional shortcut.** If the label is always near the start of the training "
         "examples, a model can learn to trust the absolute position instead of the content — and fail the day the "
         "label moves. Random cropping, random segment offsets or other task-appropriate augmentation reduce this, "
-        "but they do not replace an evaluation that moves the answer around (seed 000 §14)."),
+        "but they do not replace an evaluation that moves the answer around (“Same words, different order…” §14)."),
 
     # explain notes
     "sinusoidal.note.waves": "Each curve is one column of the table returned by sinusoidal_positions.",
@@ -214,18 +219,21 @@ EN = {
     "sinusoidal.scene.waves": "Fast and slow clock hands",
     "sinusoidal.scene.waves.say": "Dimension 0 repeats every 6.3 positions; dimension 62 hardly moves in 100 positions. Each pair is a clock hand with its own speed.",
     "sinusoidal.scene.fp": "A fingerprint at position 3",
-    "sinusoidal.scene.fp.say": "Cut the table vertically at p = 3: the column on the right is exactly what gets added to the embedding of the token at position 3.",
+    "sinusoidal.scene.fp.say": "Cut the table vertically at p = 3: that column, drawn as the bar chart PE(3), is exactly what gets added to the embedding of the token at position 3.",
     "sinusoidal.scene.shift": "Shift = rotation",
     "sinusoidal.scene.shift.say": "M(3)·PE(5) lands exactly on PE(8). Now move p: the matrix stays the same — it only knows Δ.",
     "sinusoidal.scene.sim": "Only the offset matters — but no ruler",
     "sinusoidal.scene.sim.say": "Every diagonal of PE·PEᵀ is constant, and the three anchors share one curve. The curve goes up and down: it is not a distance ruler.",
     "sinusoidal.scene.edge": "The learned table's hard edge",
-    "sinusoidal.scene.edge.say": "BERT-sized table, max_length = 512, and a 513th token (L = 513): position 512 has no row, so the module raises a clear error instead of guessing.",
+    "sinusoidal.scene.edge.say": "BERT-sized table, max_length = 512, and a 513th token (L = 513): position 512 has no row. The module refuses instead of guessing: the warning under the sliders is the hard boundary the articles warn about, not a fault of the page.",
     "sinusoidal.scene.mod": "Why modulo is a bug",
-    "sinusoidal.scene.mod.say": "Wrap positions with p mod 8 and positions 0, 8, 16, 24 become identical. No error, silently wrong.",
+    "sinusoidal.scene.mod.say": "The module still refuses L = 30 > M = 8. The modulo “fix” never refuses: with p mod 8, positions 0, 8, 16 and 24 read the same row. No error, silently wrong.",
 }
 
 ZH = {
+    # errors of posviz.pe.sinusoidal and posviz.pe.learned
+    "err.token_ids_tensor": "{name} 必须是形状为 [N, L] 的整数 token id 张量，收到的是 {got}",
+
     "sinusoidal.title": "正弦位置编码与学习式绝对位置",
     "sinusoidal.intro": (
         "绝对位置方法给每个位置一个专属向量，并把它**加**到 token embedding 上：$X_p = E_{token(p)} + PE(p)$。"
@@ -252,7 +260,7 @@ ZH = {
     "w.sin_M": "位置表大小 max_length（M）",
     "w.sin_M.help": "学习式位置表只有位置 0 … M−1 这些行。",
     "w.sin_learned_L": "输入学习式位置表的序列长度 L",
-    "w.sin_learned_L.help": "试试 L = M（正常）和 L = M + 1（位置 M 没有对应行：明确报错）。",
+    "w.sin_learned_L.help": "试试 L = M（正常）和 L = M + 1（位置 M 没有对应行：模块拒绝执行，这就是硬边界）。",
 
     "sinusoidal.waves.h": "1 · 转速不同的时钟指针",
     "sinusoidal.waves.md": (
@@ -272,19 +280,19 @@ ZH = {
     "sinusoidal.fp.md": (
         "把所有波叠在一起，在某个位置处竖着切一刀：切到的那一列值，就是这个位置的多尺度相位指纹，"
         "也正是被加到 token embedding 上的那个向量。相邻位置的指纹在快维（上方几行）不同，在慢维（下方几行）几乎一样。"),
-    "sinusoidal.fig.fp.heatmap": "PE 表：行 = 维度，列 = 位置",
+    "sinusoidal.fig.fp.heatmap": "PE 表：每行一个维度",
     "sinusoidal.fig.fp.slice": "指纹 PE({p})",
     "sinusoidal.fp.zero": (
-        "位置 0：PE(0) = [{vals}, …]——所有 sin 都是 0、所有 cos 都是 1，正是种子文章 000 §05 代码末尾的检查 "
+        "位置 0：PE(0) = [{vals}, …]——所有 sin 都是 0、所有 cos 都是 1，正是《词相同但顺序不同…》§05 代码末尾的检查 "
         "`position[0, 0::2] == 0`、`position[0, 1::2] == 1`。[L, D] 的位置表以 `position[None, :, :]` 的形式加到一批 "
         "token embedding [N, L, D] 上，形状仍是 [N, L, D]。"),
-    "sinusoidal.fp.beyond": "位置 {p} 已超出这张热力图（L = {L}），但公式照样在右侧给出了它的指纹：正弦编码在任意整数位置都有值。",
+    "sinusoidal.fp.beyond": "位置 {p} 已超出这张热力图（L = {L}），但公式照样在条形图里给出了它的指纹：正弦编码在任意整数位置都有值。",
 
     "sinusoidal.sim.h": "3 · 点积只看位移",
     "sinusoidal.sim.md": (
         "每一对坐标都满足 $\\sin a \\sin b + \\cos a \\cos b = \\cos(a-b)$，所以 "
         "$PE(m)^\\top PE(n) = \\sum_i \\cos((m-n)\\,\\omega_i)$：矩阵 $PE\\,PE^\\top$ 沿每条对角线都是常数。"
-        "右图中，公式（实线）与从三个不同起点 $m$ 实测的点积（标记）落在同一条曲线上。"),
+        "在曲线图中，公式（实线）与从三个不同起点 $m$ 实测的点积（标记）落在同一条曲线上。"),
     "sinusoidal.fig.sim.title": "PE·PEᵀ：位置 m 与 n 的相似度",
     "sinusoidal.fig.sim.x": "位置 n",
     "sinusoidal.fig.sim.y": "位置 m",
@@ -308,15 +316,15 @@ ZH = {
         "$\\Delta\\omega_i$，而旋转矩阵里不含 $p$。每个频率一个 2×2 块，拼成分块对角的 $M(\\Delta)$，"
         "对所有 $p$ 都有 $PE(p+\\Delta) = M(\\Delta)\\,PE(p)$：线性层因此*有机会*从绝对坐标中恢复相对偏移。"
         "但这只是“可被利用”——不像 RoPE，没有什么强制 Q–K 点积去用它。"),
-    "sinusoidal.fig.shift.matrix": "M(Δ) 的前 {k} 行 {k} 列",
-    "sinusoidal.fig.shift.vectors": "逐维比较：M(Δ)·PE(p) 正好落在 PE(p+Δ) 上",
+    "sinusoidal.fig.shift.matrix": "M(Δ) 左上角 {k}×{k}",
+    "sinusoidal.fig.shift.vectors": "M(Δ)·PE(p) 正好落在 PE(p+Δ) 上",
     "sinusoidal.fig.shift.pe_p": "PE(p)",
     "sinusoidal.fig.shift.target": "PE(p+Δ)",
     "sinusoidal.fig.shift.rotated": "M(Δ)·PE(p)",
     "sinusoidal.shift.err": "max |M(Δ)·PE(p) − PE(p+Δ)|（float32）",
     "sinusoidal.shift.err.help": "除 float32 舍入误差外为零：恒等式严格成立。",
     "sinusoidal.shift.blocks": "Δ = {delta} 时，最快一对（i = 0）与最慢一对（i = {i}）的 2×2 块：",
-    "sinusoidal.shift.nop": "改变 p，看左边的矩阵：它纹丝不动。只有 Δ 会改变它。",
+    "sinusoidal.shift.nop": "改变 p，看矩阵 M(Δ)：它纹丝不动。只有 Δ 会改变它。",
 
     "sinusoidal.hand.h": "5 · 用一个频率手算：ω = π/2",
     "sinusoidal.hand.md": (
@@ -346,14 +354,14 @@ ZH = {
         "BERT 与 GPT-2 学习一张参数表 $P \\in \\mathbb{R}^{M\\times D}$（BERT：$M = 512$，GPT-2：$M = 1024$），"
         "把第 $p$ 行加到 token embedding 上。哪些位置该相似由数据决定，十分灵活——"
         "但位置 $p \\ge M$ 根本没有参数行；事后直接增大 $M$，新添的行也从未被训练过。"
-        "种子文章 001 的例子：训练时表里只有 512 行，推理时来了第 513 个 token（位置 512），根本没有对应的编码可查——"
+        "《位置编码》里的例子：训练时表里只有 512 行，推理时来了第 513 个 token（位置 512），根本没有对应的编码可查——"
         "在下方把 M 设为 512、L 设为 513 试试。token 表和位置表都是 `nn.Embedding` 查表"
         "（权重形状 [num_embeddings, D]；token(ids) 由 [N,L] 得到 [N,L,D]，position(arange(L)) 得到 [L,D]，靠广播相加），"
         "但两张表里“一行”的含义完全不同。"),
     "sinusoidal.learned.ok": "L = {L} ≤ max_length = {M}：LearnedAbsolutePositions 返回形状为 {shape} 的张量 (N, L, D)。",
     "sinusoidal.learned.err_why": (
-        "L = {L} > max_length = {M}：表里只有位置 0 … {last} 的行，位置 {M} 没有 embedding。"
-        "报错才是正确行为：模块拒绝执行，而不是凭空编造一个坐标。页面其余部分照常工作——失败的只是这一次调用。"),
+        "拒绝执行才是正确行为：模块停下来，而不是给位置 {M} 凭空编造一个坐标。事后增大 max_length 只会添上从未训练过的行；"
+        "下面那个诱人的取模“修复”只是把问题藏了起来，并没有解决它。页面其余部分照常工作——被拒绝的只是这一次调用。"),
     "sinusoidal.mod.h": "为什么不能直接取 `p % max_length`？",
     "sinusoidal.mod.md": (
         "一个诱人的“一行修复”是把位置取模：`position_ids % max_length`。它永远不报错，而这正是问题所在："
@@ -401,12 +409,12 @@ ZH = {
         "| 正弦绝对位置 | 加到输入 hidden | 否（公式固定） | 每个位置的多频率绝对坐标 | 无位置参数，可生成任意整数位置 | 间接要求模型从 hidden 中学习相对关系；实测外推一般 |\n"
         "| 学习式绝对位置 | 加到输入 hidden | 是（M × D 的表） | 训练数据自行塑造的离散位置向量 | 灵活，能拟合训练数据的位置模式 | 最大表长固定，未训练行没有可靠语义 |\n"
         "| RoPE（见后续页面） | 旋转每个头的 Q 与 K | 否 | 绝对角度产生的相对 Q–K 几何关系 | Q–K 点积显式依赖相对位移 | 超训练长度仍可能外推失效，角度与缓存要一致 |\n\n"
-        "三者都不自动处理 padding，也不替代 causal mask：位置只提供坐标，可见性仍由 mask 决定。"),
+        "三者都不自动处理 padding，也不替代因果掩码：位置只提供坐标，可见性仍由掩码决定。"),
 
     "sinusoidal.shortcut": (
         "**三者都可能学到位置捷径。** 如果训练样本里的标签总出现在开头，模型可能学会依赖绝对位置而不是内容——"
         "等标签换了位置就失效。随机裁剪、随机片段偏移或适合任务的数据增强能缓解一部分，"
-        "但不能取代“把答案挪到不同位置”的正确评估（种子文章 000 §14）。"),
+        "但不能取代“把答案挪到不同位置”的正确评估（《词相同但顺序不同…》§14）。"),
     "sinusoidal.note.waves": "每条曲线都是 sinusoidal_positions 返回的表中的一列。",
     "sinusoidal.note.shift": "M(Δ) 由 shift_rotation_2x2 逐块拼成；shift_check 在 float32 下相乘并比较。",
     "sinusoidal.note.learned": "模块拒绝 L > max_length；modulo_position_ids 就是那个 bug，保留它只为演示。",
@@ -414,13 +422,13 @@ ZH = {
     "sinusoidal.scene.waves": "快慢不同的时钟指针",
     "sinusoidal.scene.waves.say": "第 0 维每 6.3 个位置重复一次；第 62 维在 100 个位置内几乎不动。每一对都是一根转速不同的指针。",
     "sinusoidal.scene.fp": "位置 3 的指纹",
-    "sinusoidal.scene.fp.say": "在 p = 3 处竖切这张表：右侧那一列，就是加到第 4 个 token（位置 3）embedding 上的向量。",
+    "sinusoidal.scene.fp.say": "在 p = 3 处竖切这张表：切下的那一列（条形图 PE(3)），就是加到第 4 个 token（位置 3）embedding 上的向量。",
     "sinusoidal.scene.shift": "平移 = 旋转",
     "sinusoidal.scene.shift.say": "M(3)·PE(5) 精确落在 PE(8) 上。再拖动 p：矩阵不变——它只认 Δ。",
     "sinusoidal.scene.sim": "只看位移——但不是尺子",
     "sinusoidal.scene.sim.say": "PE·PEᵀ 的每条对角线都是常数，三个起点共享同一条曲线。曲线上下起伏：它不是距离尺。",
     "sinusoidal.scene.edge": "学习式位置表的硬边界",
-    "sinusoidal.scene.edge.say": "BERT 规模的表 max_length = 512，来了第 513 个 token（L = 513）：位置 512 没有对应行，模块明确报错，而不是瞎猜。",
+    "sinusoidal.scene.edge.say": "BERT 规模的表 max_length = 512，来了第 513 个 token（L = 513）：位置 512 没有对应行。模块拒绝执行而不是瞎猜：滑块下方的警告正是文章提醒的硬边界，不是页面出了故障。",
     "sinusoidal.scene.mod": "为什么取模是 bug",
-    "sinusoidal.scene.mod.say": "用 p mod 8 取模后，位置 0、8、16、24 变得完全相同。不报错，却悄悄错了。",
+    "sinusoidal.scene.mod.say": "模块照样拒绝 L = 30 > M = 8。取模“修复”却从不拒绝：用 p mod 8 取模后，位置 0、8、16、24 读的是同一行。不报错，却悄悄错了。",
 }

@@ -9,6 +9,7 @@ import re
 
 import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 import torch
 
@@ -37,13 +38,26 @@ def guard():
 
 
 # ---------------------------------------------------------------- figures
+@views.cached(shared=True)
+def _arrow(data):
+    """A small table (dict of columns or list of row dicts) as an Arrow table, built once: Streamlit
+    turns a dict into pandas and then into Arrow on every rerun (~7 ms a table); Arrow is sent as is.
+    Columns of mixed types are kept as text."""
+    try:
+        return pa.Table.from_pylist(data) if isinstance(data, list) else pa.Table.from_pydict(data)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        cols = data if isinstance(data, dict) else {k: [r.get(k) for r in data] for k in dict.fromkeys(k for r in data for k in r)}
+        return pa.Table.from_pydict({k: [None if v is None else str(v) for v in vs] for k, vs in cols.items()})
+
+
 def table(data, **kw):
     """A small table (dict of columns or list of row dicts). In lecture mode it is drawn as a plain
     HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas)."""
+    arrow = _arrow(data)
     if present():
-        st.table(data)
+        st.table(arrow)
     else:
-        st.dataframe(data, hide_index=True, **kw)
+        st.dataframe(arrow, hide_index=True, **kw)
 
 
 def plot_config(key):

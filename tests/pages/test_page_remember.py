@@ -98,3 +98,15 @@ def test_no_seed_and_chinese_wording():
             assert "seed" not in s.lower() and "种子" not in s, key
             if lang == "zh":
                 assert "因果 mask" not in s and "causal mask" not in s, key
+
+
+FIRST_LINK_PER_PAGE = list({item["page"]: item for _, _, item in ITEMS if item["scene"] is not None}.values())
+
+
+@pytest.mark.parametrize("item", FIRST_LINK_PER_PAGE, ids=[i["page"] for i in FIRST_LINK_PER_PAGE])
+def test_a_link_opens_its_scene(item):
+    """What the hall sees after a click: the page opened with ?scene=N shows scene N (the frame applies it)."""
+    at = open_page(item["page"], "zh", scene=str(item["scene"]))
+    assert not at.exception, [e.value for e in at.exception]
+    n = len(scenes.SCENES[item["page"]])
+    assert any(f"{item['scene']}/{n}" in i.value and text.get("zh", item["title"]) in i.value for i in at.info)

@@ -1,0 +1,195 @@
+"""View of the attention lab (pages/lab.py): the padded batch against each sentence alone, the
+method x setup summary, packing, and the numbers the low-precision narration states.
+
+Plain arguments in (str, int, float, tuples), plain numbers / numpy arrays / lists / dicts out.
+"""
+import math
+
+import numpy as np
+
+from posviz.lab import tokens, toy_model
+from posviz.pe import position_ids
+from posviz.views import cached
+
+# ---------------------------------------------------------------- options of the page's widgets
+POSITION_METHODS = toy_model.POSITION_METHODS
+ROPE_LAYOUTS = toy_model.ROPE_LAYOUTS
+SCHEMES = position_ids.SCHEMES
+LOWP_DTYPES = tuple(toy_model.LOWP_DTYPES)
+LOWP_OFFSETS = toy_model.LOWP_OFFSETS
+PACK_CONTRACTS = position_ids.PACK_CONTRACTS
+PACK_MAX_OFFSET = 4096
+HEAD_DIMS = (8, 16, 32, 64)
+MAX_CHARS = tokens.MAX_CHARS
+HARMLESS, HARMFUL = toy_model.HARMLESS, toy_model.HARMFUL
+# widget key -> the bug of toy_model.forward it switches on
+BUG_KEYS = {"lab_nopos": "no_position", "lab_qonly": "rotate_q_only", "lab_rotv": "rotate_v",
+            "lab_hidden": "rope_on_hidden", "lab_unmasked": "pads_unmasked",
+            "lab_layoutbug": "layout_mismatch", "lab_lowp": "low_precision"}
+SUMMARY_ROWS, SUMMARY_COLS = toy_model.SUMMARY_ROWS, toy_model.SUMMARY_COLS
+SCHEME_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is None)   # position-id schemes
+BUG_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is not None)  # bugs (ids from the mask)
+
+
+def applies(method, bug):
+    """Is `bug` meaningful for `method`? (RoPE-only bugs need RoPE.)"""
+    return toy_model.applies(method, bug)
+
+
+def verdict(error):
+    """"harmless" (float rounding), "small" or "harmful" for a max output error."""
+    return "harmless" if error < HARMLESS else "harmful" if error > HARMFUL else "small"
+
+
+def _runs(values):
+    """[8192, 8192, 8256] -> "8192 ×2, 8256" (consecutive equal values counted)."""
+    out = []
+    for v in values:
+        if out and out[-1][0] == v:
+            out[-1][1] += 1
+        else:
+            out.append([v, 1])
+    return ", ".join(f"{v:g} ×{n}" if n > 1 else f"{v:g}" for v, n in out)
+
+
+def lowp_rounding(positions, lowp_dtype, lowp_offset):
+    """What the low-precision bug does to the positions p + offset of the real tokens: the numbers
+    the page's narration states (computed with toy_model.lowp_positions, the bug's own rounding).
+
+    Returns dict(lo, hi: the shifted positions; first: the power of two from which `spacing`
+    holds; spacing: distance of neighbouring numbers the dtype can store there; bits; values:
+    the stored positions as runs "8192 ×5"; exact: True when every position is still exact).
+    """
+    used = sorted({int(p) for p in positions})
+    stored = toy_model.lowp_positions(used, lowp_offset, lowp_dtype)           # the bug's own rounding
+    lo, hi = used[0] + int(lowp_offset), used[-1] + int(lowp_offset)
+    first = 2.0 ** math.floor(math.log2(lo)) if lo >= 1 else 1.0
+    spacing = toy_model.representable_spacing(first, lowp_dtype)
+    return dict(lo=lo, hi=hi, first=first, spacing=spacing, bits=toy_model.significant_bits(lowp_dtype),
+                values=_runs(stored.float().tolist()),
+                exact=toy_model.representable_spacing(hi, lowp_dtype) <= 1.0)
+
+
+@cached
+def experiment(sentence_a, sentence_b, *, padding_side="left", method="rope", rope_layout="interleaved",
+               num_heads=2, head_dim=16, scheme="mask", bugs=(), causal=False, max_length=16,
+               lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=toy_model.SENTENCE_NAMES):
+    """Everything sections 2-4 of the lab draw: the chosen setup on the padded batch vs each sentence alone.
+
+    For row r: the reference attention (sentence alone) embedded in the padded L x L grid
+    (real x pad = 0, pad rows NaN), the chosen attention (pad rows NaN), the per-token error and
+    the three tensors ("Same words, different order..." §12 step 2) for both setups. With the
+    low-precision bug on RoPE, also `lowp`: lowp_rounding of the positions used plus the float32
+    control `f32` at the same offset.
+    """
+    bugs = tuple(b for b in bugs if applies(method, b))
+    batch = toy_model.encode_pair(sentence_a, sentence_b, padding_side, names)
+    model = toy_model.build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=rope_layout,
+                                  max_length=max_length, seed=seed)
+    chosen, refs, errs, pos = toy_model.compare(model, batch, scheme, bugs, causal=causal,
+                                                lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+    n, length = batch.token_ids.shape
+    rows = []
+    for r in range(n):
+        real = toy_model.real_positions(batch.attention_mask[r]).numpy()
+        ref = np.full((model.num_heads, length, length), np.nan, dtype=np.float32)
+        ref[:, real] = 0.0
+        ref[:, real[:, None], real[None, :]] = refs[r].weights[0].numpy()   # the sentence alone, in the grid
+        got = chosen.weights[r].numpy().copy()
+        got[:, batch.attention_mask[r].numpy() == 0] = np.nan                # pad queries are not tokens
+        rows.append(dict(
+            tokens=list(batch.tokens[r]), real=real.tolist(), correct=ref, chosen=got,
+            error=errs[r].numpy(), ids_correct=batch.token_ids[r, real].tolist(),
+            pos_correct=list(range(len(real))), ids=batch.token_ids[r].tolist(),
+            mask=batch.attention_mask[r].tolist(), pos=pos[r].tolist()))
+    for row in rows:   # one colour range per head, shared by the correct and the chosen map
+        both = np.concatenate([row["correct"], row["chosen"]], axis=-1).reshape(model.num_heads, -1)
+        row["top"] = [max(float(np.nanmax(h)), 1e-6) for h in both]
+    max_error = max(float(e.max()) for e in errs)
+    out = dict(rows=rows, max_error=max_error, verdict=verdict(max_error), length=length, lowp=None,
+               errors=[row["error"] for row in rows],
+               real_tokens=[[row["tokens"][i] for i in row["real"]] for row in rows])
+    if "low_precision" in bugs:
+        used = [row["pos"][i] for row in rows for i in row["real"]]
+        out["lowp"] = dict(lowp_rounding(used, lowp_dtype, lowp_offset), dtype=lowp_dtype, offset=lowp_offset,
+                           f32=toy_model.lowp_float32_error(
+                               sentence_a, sentence_b, padding_side=padding_side, rope_layout=rope_layout,
+                               num_heads=num_heads, head_dim=head_dim, causal=causal, lowp_offset=lowp_offset,
+                               seed=seed, names=names))
+    return out
+
+
+def tensor_table(tokens_, ids, mask, pos, *, names, labels):
+    """The three tensors of "Same words, different order..." §12 step 2 as table rows (one row per
+    sentence and tensor). labels = (token, token id, valid mask, position id) in the page language;
+    cells are plain strings (a table never renders HTML)."""
+    width = max(len(t) for t in tokens_)
+    rows = []
+    for name, toks, i, m, p in zip(names, tokens_, ids, mask, pos):
+        for lab, vals in zip(labels, (toks, i, m, p)):
+            row = {"": f"{name} · {lab}"}
+            for c in range(width):
+                row[str(c)] = str(vals[c]) if c < len(vals) else ""
+            rows.append(row)
+    return rows
+
+
+def tensors(result, *, names, labels):
+    """(correct, chosen) tables of an `experiment` result: each sentence alone vs the padded batch."""
+    rows = result["rows"]
+    correct = tensor_table([[x["tokens"][i] for i in x["real"]] for x in rows], [x["ids_correct"] for x in rows],
+                           [[1] * len(x["real"]) for x in rows], [x["pos_correct"] for x in rows],
+                           names=names, labels=labels)
+    chosen = tensor_table([x["tokens"] for x in rows], [x["ids"] for x in rows], [x["mask"] for x in rows],
+                          [x["pos"] for x in rows], names=names, labels=labels)
+    return correct, chosen
+
+
+@cached
+def summary(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
+            max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=toy_model.SENTENCE_NAMES):
+    """toy_model.summary_matrix split for two figures: dict(err [7,12], status, and the position-id
+    scheme columns / bug columns as "schemes" and "bugs", each dict(err, status, cols))."""
+    err, status = toy_model.summary_matrix(sentence_a, sentence_b, padding_side=padding_side, num_heads=num_heads,
+                                           head_dim=head_dim, causal=causal, max_length=max_length,
+                                           lowp_dtype=lowp_dtype, lowp_offset=lowp_offset, seed=seed, names=names)
+    parts = {name: dict(err=err[:, list(cols)], status=[[row[j] for j in cols] for row in status],
+                        cols=[SUMMARY_COLS[j] for j in cols])
+             for name, cols in (("schemes", SCHEME_COLS), ("bugs", BUG_COLS))}
+    return dict(err=err, status=status, **parts)
+
+
+def selected_cells(method, rope_layout, scheme, bugs):
+    """The summary cell of the current choice in each part: {"schemes": (row, col) | None, "bugs": ...}.
+
+    One cell is outlined only when the choice is one column of the matrix (one scheme, or ids
+    from the mask with at most one bug)."""
+    row = SUMMARY_ROWS.index((method, rope_layout if method == "rope" else "interleaved"))
+    bugs = tuple(b for b in bugs if applies(method, b))
+    out = {"schemes": None, "bugs": None}
+    if scheme != "mask" and not bugs:
+        out["schemes"] = (row, SCHEMES.index(scheme))
+    elif scheme == "mask" and not bugs:
+        out["schemes"] = (row, 0)
+    elif scheme == "mask" and len(bugs) == 1:
+        out["bugs"] = (row, [SUMMARY_COLS[j][1] for j in BUG_COLS].index(bugs[0]))
+    return out
+
+
+def packed_rows(result, *, row_labels, names):
+    """A `packed` result as table rows: one row per line (token, segment, one per contract), one
+    column per packed position. row_labels = {"token", "segment", <contract>: label}."""
+    lines = [(row_labels["token"], result["tokens"]), (row_labels["segment"], [names[k] for k in result["segments"]])]
+    lines += [(row_labels[c], result["ids"][c]) for c in PACK_CONTRACTS]
+    return [{"": label, **{str(t): str(v) for t, v in enumerate(vals)}} for label, vals in lines]
+
+
+@cached
+def packed(sentence_a, sentence_b, source_offset, names=toy_model.SENTENCE_NAMES):
+    """Sentences A + B packed into one row: tokens, segment (0 / 1) and the position ids under
+    every contract of posviz.pe.position_ids.packed_position_ids -> dict(tokens, segments, ids)."""
+    toks = [tokens.tokenize(s, name=n) for s, n in zip((sentence_a, sentence_b), names)]
+    lengths = [len(t) for t in toks]
+    ids = {c: position_ids.packed_position_ids(lengths, c, source_offsets=[0, source_offset]).tolist()
+           for c in PACK_CONTRACTS}
+    return dict(tokens=toks[0] + toks[1], segments=position_ids.packed_segment_ids(lengths).tolist(), ids=ids)
