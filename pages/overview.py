@@ -5,7 +5,6 @@ import streamlit as st
 from posviz import ui
 from posviz.figures import overview as figs
 from posviz.lab import toy_model
-from posviz.ui.plotting import formulas
 from posviz.views import overview as view
 
 METHOD_PAGES = (("pages/sinusoidal.py", "sinusoidal"), ("pages/relative.py", "relative"),
@@ -19,7 +18,7 @@ ui.header("overview")
 # ---------------------------------------------------------------- 1 · permutation equivariance
 st.subheader(ui.t("overview.eq"))
 st.markdown(ui.t("overview.eq.text"))
-for f in formulas(view.equivariance)[:3]:   # Attn(PX) = P Attn(X), and what Attn is
+for f in ui.formulas(view.equivariance)[:3]:   # Attn(PX) = P Attn(X), and what Attn is
     st.latex(f)
 c1, c2, c3, c4 = st.columns([2, 2, 1.5, 1.1], vertical_alignment="bottom")
 with c1:

@@ -32,7 +32,6 @@ from posviz.validate import (MAX_POSITION, PosvizError, as_tensor, check_base, c
                              check_float, check_int)
 
 ROPE_LAYOUTS = ("interleaved", "half")
-LAYOUTS = ROPE_LAYOUTS          # TODO(issue 11): transitional name, until posviz.lab.kv_cache imports ROPE_LAYOUTS
 ROTATE = ("both", "q")          # "q": the bug of seed 000 §13 / §17 ex. 2 (only Q rotated)
 CONTENTS = ("unit", "random")
 MAX_THETA = 1e3                 # |theta| of a hand-made pair (rad per token)

@@ -5,8 +5,8 @@ plotting: plot (cached figures, export), the formula-and-code box, error display
 Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import header, lang, present, t
-from posviz.ui.plotting import explain, guard, plot, table
+from posviz.ui.plotting import explain, formulas, guard, plot, table
 from posviz.ui.widgets import multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "present", "t", "explain", "guard", "plot", "table", "multiselect", "number", "radio",
+__all__ = ["header", "lang", "present", "t", "explain", "formulas", "guard", "plot", "table", "multiselect", "number", "radio",
            "select", "select_slider", "slider", "text_input", "toggle"]

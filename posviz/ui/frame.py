@@ -59,7 +59,8 @@ def start():
             q = "zh" if loc.startswith("zh") else "en"
         st.query_params["lang"] = q
     st.session_state["_lang"] = q
-    st.markdown(_CSS + (_PRESENT_CSS if present() else ""), unsafe_allow_html=True)
+    stylesheet = _CSS + (_PRESENT_CSS if present() else "")      # constants only
+    st.markdown(stylesheet, unsafe_allow_html=True)
 
 
 def finish():
@@ -240,10 +241,11 @@ def client_script():
     """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
     scene that was just chosen (a scene's on_click ran before this run; a fresh nonce makes the
     browser run the script again)."""
-    show = st.session_state.pop("_scene_show", None)
+    show = st.session_state.pop("_scene_show", None)        # (a key of posviz.scenes data, time), never user text
     target = json.dumps(show[0]) if show and show[0] else "null"
-    nonce = f"<!-- {show[1]} -->" if show else ""
-    st.html(_CLIENT_JS % target + nonce, unsafe_allow_javascript=True)
+    nonce = f"<!-- {float(show[1])} -->" if show else ""
+    script = _CLIENT_JS % target + nonce
+    st.html(script, unsafe_allow_javascript=True)
 
 
 # ---------------------------------------------------------------- sidebar: language, mode, share

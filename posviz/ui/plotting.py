@@ -102,12 +102,7 @@ def plot(builder, *args, key, csv=True, **kwargs):
     """Draw `builder(*args, **kwargs)` (a posviz.figures function; built once per argument set and
     cached) with a CSV of its numbers beneath. Theme off, so the screen and the export share one
     colour scale."""
-    if isinstance(builder, dict):        # TODO(issue 11): transitional (ui.build(...) results)
-        fig = builder
-    elif isinstance(builder, go.Figure):  # TODO(issue 11): transitional (figures built in pages)
-        fig = style.freeze(style.presentation(builder) if present() else builder)
-    else:
-        fig = spec(builder, *args, **kwargs)
+    fig = spec(builder, *args, **kwargs)
     box = st.container(key=f"show_{key}")    # the element a scene scrolls to (frame.client_script)
     box.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
     if csv:
@@ -152,7 +147,7 @@ def _listing(module, qualname):
 
 
 @st.fragment
-def _formula_box(key, names, note, legacy):
+def _formula_box(key, names, note):
     # Opening or closing the box reruns this fragment only; a closed box sends nothing.
     with st.expander(t("ui.formula_code"), key=key, on_change="rerun") as box:
         if not box.open:
@@ -161,7 +156,7 @@ def _formula_box(key, names, note, legacy):
             st.markdown(note)
         listings = [_listing(m, q) for m, q in names]
         seen = set()
-        for f in legacy + [f for forms, _ in listings for f in forms]:
+        for f in (f for forms, _ in listings for f in forms):
             if f not in seen:
                 seen.add(f)
                 st.latex(f)
@@ -173,10 +168,6 @@ def _formula_box(key, names, note, legacy):
 def explain(*fns, note=None):
     """The "Formula and code" box: the formula(s) of each function (from its docstring, so a formula
     lives once, beside its code) and the exact source of each function that produced the figure above."""
-    legacy = []
-    while fns and isinstance(fns[0], (str, list, tuple)):   # TODO(issue 11): pages still passing LaTeX
-        legacy += [fns[0]] if isinstance(fns[0], str) else list(fns[0])
-        fns = fns[1:]
     names = tuple((fn.__module__, fn.__qualname__) for fn in fns)
     base = "fx_" + hashlib.blake2s(repr(names).encode(), digest_size=4).hexdigest()
     seen = st.session_state.setdefault("_fx_keys", set())
@@ -185,4 +176,4 @@ def explain(*fns, note=None):
         n += 1
         key = f"{base}_{n}"
     seen.add(key)
-    _formula_box(key, names, note, legacy)
+    _formula_box(key, names, note)

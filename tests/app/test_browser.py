@@ -10,7 +10,7 @@ import pytest
 
 from browser_util import app_server, browser_missing_reason, browser_required, launch, page_paths, plot_signature, settle
 
-NO_PLOT_OK = {"checks"}
+NO_PLOT_OK = {"checks", "remember"}
 PATHS = page_paths()
 
 

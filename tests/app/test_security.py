@@ -5,8 +5,9 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
-# The one allowed HTML injection: a constant stylesheet for lecture mode.
-ALLOWED_HTML = {("posviz/ui/frame.py", "_PRESENT_CSS")}
+# The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
+# whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
+ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/frame.py", "script")}
 
 
 def _calls(path):
@@ -96,3 +97,11 @@ def test_user_text_widgets_are_capped():
                 if not any(k.arg == "max_chars" for k in call.keywords) and len(call.args) < 3:
                     bad.append(f"{path.name}:{call.lineno}")
     assert not bad, bad
+
+
+def test_the_frame_script_takes_only_scene_data():
+    """The scroll target written into the frame's script is set in one place, from posviz.scenes."""
+    src = (ROOT / "posviz" / "ui" / "frame.py").read_text(encoding="utf-8")
+    writes = [line.strip() for line in src.splitlines() if '"_scene_show"] =' in line]
+    assert writes == ['st.session_state["_scene_show"] = (sc.get("show"), time.time())']
+    assert "sc = SCENES[page][index]" in src

@@ -83,14 +83,9 @@ def test_max_payload():
         assert len(fig.to_json()) < 2_000_000
 
 
-def test_heatmap_panel_and_the_old_three_panel_row():
+def test_heatmap_panel():
     fig = panels.heatmap_panel(np.eye(3), x=[0, 1, 2], y=[0, 1, 2], labels=LABELS, zmin=0, zmax=2)
     assert (fig.data[0].zmin, fig.data[0].zmax) == (0, 2) and fig.layout.yaxis.autorange == "reversed"
-    a = np.eye(3)
-    old = panels.pair_and_difference(a, a, a - a, x=[0, 1, 2], y=[0, 1, 2], titles=("a", "b", "c"), x_title="x",
-                                     y_title="y", value_axis=dict(colorscale="Viridis", cmin=0, cmax=1), value_title="v",
-                                     diff_max=1e-6, diff_title="d", hovers=("%{z}", "%{z}"))
-    assert [t.coloraxis for t in old.data] == ["coloraxis", "coloraxis", "coloraxis2"]
 
 
 def test_overview_figures():
