@@ -12,7 +12,7 @@ RUN pip install --index-url "$TORCH_INDEX" torch==2.13.0 \
 RUN useradd --create-home --uid 1000 posviz
 WORKDIR /home/posviz/app
 COPY --chown=posviz:posviz app.py ./
-COPY --chown=posviz:posviz pages ./pages
+COPY --chown=posviz:posviz app_pages ./app_pages
 COPY --chown=posviz:posviz posviz ./posviz
 COPY --chown=posviz:posviz .streamlit ./.streamlit
 USER posviz

@@ -12,20 +12,23 @@ from posviz.ui import frame
 # concurrent sessions from fighting over the cores.
 torch.set_num_threads(1)
 
-# (file, url path, section) -- titles come from the locale files (nav.<url path>).
+# (file, url path, section) -- titles come from the locale files (nav.<url path>). The scripts live in
+# app_pages/, not pages/: a pages/ folder beside app.py switches on Streamlit's legacy multipage mode
+# until st.navigation first runs in the process, and the first visitors of a fresh server then got
+# "Page not found" or another page.
 PAGES = [
-    ("pages/overview.py", "", "basics"),
-    ("pages/sinusoidal.py", "sinusoidal", "basics"),
-    ("pages/relative.py", "relative", "basics"),
-    ("pages/rope.py", "rope", "rope"),
-    ("pages/decay.py", "decay", "rope"),
-    ("pages/extrapolation.py", "extrapolation", "rope"),
-    ("pages/models.py", "models", "rope"),
-    ("pages/length.py", "length", "rope"),
-    ("pages/lab.py", "lab", "lab"),
-    ("pages/kv_cache.py", "kv-cache", "lab"),
-    ("pages/checks.py", "checks", "lab"),
-    ("pages/remember.py", "remember", "lab"),
+    ("app_pages/overview.py", "", "basics"),
+    ("app_pages/sinusoidal.py", "sinusoidal", "basics"),
+    ("app_pages/relative.py", "relative", "basics"),
+    ("app_pages/rope.py", "rope", "rope"),
+    ("app_pages/decay.py", "decay", "rope"),
+    ("app_pages/extrapolation.py", "extrapolation", "rope"),
+    ("app_pages/models.py", "models", "rope"),
+    ("app_pages/length.py", "length", "rope"),
+    ("app_pages/lab.py", "lab", "lab"),
+    ("app_pages/kv_cache.py", "kv-cache", "lab"),
+    ("app_pages/checks.py", "checks", "lab"),
+    ("app_pages/remember.py", "remember", "lab"),
 ]
 
 st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",

@@ -9,28 +9,6 @@ sys.path.insert(0, ROOT)
 os.chdir(ROOT)
 
 
-def _navigation_only():
-    """AppTest resets Streamlit's legacy `pages/` mode before every run; on a running server
-    app.py's st.navigation switches it off for good. Do the same here, so every AppTest run goes
-    through app.py (frame, language, sidebar) exactly as in the browser."""
-    from streamlit.runtime import pages_manager
-
-    cls = pages_manager.PagesManager
-    if getattr(cls, "_posviz_patched", False):
-        return
-    init = cls.__init__
-
-    def __init__(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        cls.uses_pages_directory = False
-
-    cls.__init__ = __init__
-    cls._posviz_patched = True
-
-
-_navigation_only()
-
-
 def _url_paths():
     import ast
 
@@ -45,7 +23,7 @@ _URL_PATHS = _url_paths()
 
 
 def open_page(page, lang="en", **params):
-    """Run app.py headless, switch to pages/<page>.py with ?lang=..&params, return the AppTest."""
+    """Run app.py headless, switch to app_pages/<page>.py with ?lang=..&params, return the AppTest."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60)

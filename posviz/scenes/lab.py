@@ -1,5 +1,5 @@
 """Scenes of the lab page: an ordered story, each scene a title and narration key (posviz.text),
-the widget values it sets and the figure it talks about ("show": a ui.plot key of pages/lab.py).
+the widget values it sets and the figure it talks about ("show": a ui.plot key of app_pages/lab.py).
 
 Every scene pins the model (heads, head width, pairing, table rows, no causal mask), so the numbers
 its narration states hold whatever the visitor changed before (tests/views/test_view_lab.py checks them)."""

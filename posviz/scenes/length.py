@@ -1,5 +1,5 @@
 """Scenes of the length page: an ordered story, each scene a title and narration key (posviz.text),
-the figure it talks about (`show`, a ui.plot key of pages/length.py) and the widget values it sets."""
+the figure it talks about (`show`, a ui.plot key of app_pages/length.py) and the widget values it sets."""
 
 _ALL = ["nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk", "rope_yarn", "alibi", "t5"]
 SCENES = {"length": [

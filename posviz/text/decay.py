@@ -1,4 +1,4 @@
-"""Strings of the long-term decay page (pages/decay.py), English and Chinese."""
+"""Strings of the long-term decay page (app_pages/decay.py), English and Chinese."""
 
 EN = {
     "decay.title": "Long-term decay: does attention fade with distance?",

@@ -1,4 +1,4 @@
-"""Strings of the length-extrapolation page (pages/extrapolation.py), English and Chinese.
+"""Strings of the length-extrapolation page (app_pages/extrapolation.py), English and Chinese.
 
 Errors of posviz.pe.scaling are here too (err.<code>, under "errors of posviz.pe.scaling")."""
 

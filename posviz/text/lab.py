@@ -1,4 +1,4 @@
-"""Text of the attention lab page (pages/lab.py)."""
+"""Text of the attention lab page (app_pages/lab.py)."""
 
 EN = {
     "lab.title": "Attention lab: break position on purpose",

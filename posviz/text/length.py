@@ -1,4 +1,4 @@
-"""Text of the "train short, test long" page (pages/length.py), English and Chinese.
+"""Text of the "train short, test long" page (app_pages/length.py), English and Chinese.
 
 The numbers quoted in `length.findings`, the intro and the scenes are those of the shipped
 posviz/tinylm/weights (results.json, MANIFEST.json) and of posviz.views.length; tests/pages/test_page_length.py

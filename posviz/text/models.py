@@ -1,4 +1,4 @@
-"""Strings of the models page (pages/models.py) and the gallery's model names, English and Chinese;
+"""Strings of the models page (app_pages/models.py) and the gallery's model names, English and Chinese;
 errors of posviz.pe.rope_config (err.<code>)."""
 
 EN = {

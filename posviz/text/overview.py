@@ -1,4 +1,4 @@
-"""Text of the overview page (pages/overview.py): why attention needs position."""
+"""Text of the overview page (app_pages/overview.py): why attention needs position."""
 
 EN = {
     "overview.title": "Why does attention need position?",

@@ -1,4 +1,4 @@
-"""Text of the "What to remember" page (pages/remember.py): the six points of the first article's §16
+"""Text of the "What to remember" page (app_pages/remember.py): the six points of the first article's §16
 and the closing of the second, in English and Chinese."""
 
 EN = {

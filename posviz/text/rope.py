@@ -1,4 +1,4 @@
-"""Strings of the RoPE page (pages/rope.py), English and Chinese; the errors of posviz.pe.rope."""
+"""Strings of the RoPE page (app_pages/rope.py), English and Chinese; the errors of posviz.pe.rope."""
 
 EN = {
     "rope.title": "RoPE: position as a clock",

@@ -22,33 +22,9 @@ from posviz.scenes import SCENES
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
 
-# ---------------------------------------------------------------- legacy pages/ folder
-def _claim_navigation():
-    """Make st.navigation (app.py) the only navigation, even for a cold deep link.
-
-    Why: Streamlit treats a `pages/` folder beside app.py as its legacy multipage app until
-    app.py has called st.navigation once in this process, so a shared link such as /rope opened
-    first on a fresh server would run pages/rope.py alone, without the frame. We switch that mode
-    off on import; `start` reruns such a run once, through app.py.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    legacy = bool(PagesManager.uses_pages_directory)
-    PagesManager.uses_pages_directory = False
-    return legacy
-
-
-_LEGACY_FIRST_RUN = _claim_navigation()
-
-
 # ---------------------------------------------------------------- run
 def start():
     """Called by app.py first in every run: language settled, URL written once, timer started."""
-    global _LEGACY_FIRST_RUN
-    if _LEGACY_FIRST_RUN and "_frame_run" not in st.session_state:
-        _LEGACY_FIRST_RUN = False
-        st.rerun()
-    st.session_state["_frame_run"] = True
     st.session_state["_run_t0"] = time.perf_counter()
     st.session_state["_fx_keys"] = set()     # keys of this run's formula boxes (ui.plotting.explain)
     q = st.query_params.get("lang")
@@ -123,10 +99,6 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 # ---------------------------------------------------------------- page header and scenes
 def header(page):
     """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
-    global _LEGACY_FIRST_RUN
-    if _LEGACY_FIRST_RUN and "_frame_run" not in st.session_state:   # a page run without app.py
-        _LEGACY_FIRST_RUN = False
-        st.rerun()
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):

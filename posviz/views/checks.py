@@ -1,4 +1,4 @@
-"""Views of the debugging-checklist page (pages/checks.py): the nine checks of seed 000 §12, the fixed
+"""Views of the debugging-checklist page (app_pages/checks.py): the nine checks of seed 000 §12, the fixed
 exercises of §17 and the generated RoPE problems. Plain arguments in; plain dicts and lists out (cached)."""
 from posviz.lab import checklist, exercises
 from posviz.views import cached

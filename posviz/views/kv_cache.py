@@ -1,4 +1,4 @@
-"""View of the RoPE + KV cache page (pages/kv_cache.py): the full causal forward against prefill +
+"""View of the RoPE + KV cache page (app_pages/kv_cache.py): the full causal forward against prefill +
 decode in every mode, the positions the last decode step used, and the cache table.
 
 Plain arguments in, plain numbers / lists / dicts out.

@@ -1,4 +1,4 @@
-"""View of the attention lab (pages/lab.py): the padded batch against each sentence alone, the
+"""View of the attention lab (app_pages/lab.py): the padded batch against each sentence alone, the
 method x setup summary, packing, and the numbers the low-precision narration states.
 
 Plain arguments in (str, int, float, tuples), plain numbers / numpy arrays / lists / dicts out.

@@ -1,4 +1,4 @@
-r"""Views of the "train short, test long" page (pages/length.py): the shipped per-bucket results, attention
+r"""Views of the "train short, test long" page (app_pages/length.py): the shipped per-bucket results, attention
 maps of the shipped tiny models, the T5 last bucket and the RoPE phase-aliasing finder.
 
 Plain arguments in; plain numbers, lists, dicts and numpy arrays out (cached).

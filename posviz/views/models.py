@@ -1,7 +1,7 @@
 """Views of the gallery and of a pasted config: what a model's config says about positions, as
 plain numbers / arrays / dicts (cached), and the live check against transformers.
 
-Used by pages/models.py and pages/extrapolation.py.
+Used by app_pages/models.py and app_pages/extrapolation.py.
 """
 import importlib
 import json
@@ -98,7 +98,7 @@ SORT_KEYS = ("released", "name", "head_dim", "rotary_dim", "theta", "trained", "
 
 @cached(max_entries=16)
 def table_rows(order="released"):
-    """One row per gallery model, sorted by `order` (one of SORT_KEYS): the table of pages/models.py
+    """One row per gallery model, sorted by `order` (one of SORT_KEYS): the table of app_pages/models.py
     (plain values; the page labels them)."""
     rows = []
     for key in gallery.KEYS:

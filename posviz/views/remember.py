@@ -1,7 +1,7 @@
 """What to remember (the lecture's last page), as data: the six points of “Same words, different
 order…” §16 and the closing of “Position encodings”, each with the page scenes that show it live.
 
-A link is (page, scene, title): `page` is the page's module name (pages/<page>.py, its scenes in
+A link is (page, scene, title): `page` is the page's module name (app_pages/<page>.py, its scenes in
 posviz.scenes.<page>), `scene` the 1-based number the frame applies for ?scene=N, and `title` the
 text key of that scene's title, which tests/pages/test_page_remember.py checks against posviz.scenes so
 that a reordered story cannot silently send a hall to the wrong scene. `scene=None` links the page.
@@ -49,8 +49,8 @@ SECTIONS = (
 
 
 def page_file(page):
-    """The script of a page module name: "kv_cache" -> "pages/kv_cache.py"."""
-    return f"pages/{page}.py"
+    """The script of a page module name: "kv_cache" -> "app_pages/kv_cache.py"."""
+    return f"app_pages/{page}.py"
 
 
 def nav_key(page):

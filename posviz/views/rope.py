@@ -1,4 +1,4 @@
-r"""Views of the RoPE page (pages/rope.py): plain arguments in, numbers / numpy arrays / dicts out (cached).
+r"""Views of the RoPE page (app_pages/rope.py): plain arguments in, numbers / numpy arrays / dicts out (cached).
 
 Every number the page shows comes from here, computed by posviz.pe.rope.
 """

@@ -34,7 +34,7 @@ def _sources():
     for path in sorted((ROOT / "posviz").rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")
         yield ".".join(rel.parts).removesuffix(".__init__"), path
-    for path in sorted((ROOT / "pages").glob("*.py")):
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
         yield f"pages.{path.stem}", path
     yield "app", ROOT / "app.py"
 
@@ -111,7 +111,7 @@ def test_streamlit_only_in_ui_and_caches_only_through_views():
 
 
 def test_pages_are_thin():
-    for path in sorted((ROOT / "pages").glob("*.py")):
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
         src = path.read_text(encoding="utf-8")
         n = src.count("\n")
         assert n <= 150, f"{path.name} has {n} lines"
@@ -121,7 +121,7 @@ def test_pages_are_thin():
 def test_pages_call_compute_only_through_views():
     """A page may hand a compute function to ui.explain (to show its source), never call it."""
     bad = []
-    for path in sorted((ROOT / "pages").glob("*.py")):
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         compute = set()
         for node in ast.walk(tree):

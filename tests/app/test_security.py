@@ -4,7 +4,7 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SOURCES = [p for d in ("posviz", "pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
+SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 # The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
 # whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
 ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/frame.py", "script")}
@@ -79,7 +79,7 @@ def test_streamlit_only_in_ui_and_pages():
 
 def test_pages_do_no_math():
     bad = []
-    for path in (ROOT / "pages").glob("*.py"):
+    for path in (ROOT / "app_pages").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]

@@ -42,7 +42,7 @@ def test_chinese_strings_are_chinese():
 def test_scenes_are_well_formed_and_refer_to_page_widgets():
     for page, items in scenes.SCENES.items():
         assert 2 <= len(items) <= 8, page
-        tree = ast.parse((ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8"))
+        tree = ast.parse((ROOT / "app_pages" / f"{page}.py").read_text(encoding="utf-8"))
         literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         prefixes = {n.values[0].value for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
                     and n.values and isinstance(n.values[0], ast.Constant)}  # f"chk_break{i}"
@@ -55,7 +55,7 @@ def test_scenes_are_well_formed_and_refer_to_page_widgets():
 
 def test_pages_use_only_existing_text_keys():
     """Literal keys passed to ui.t / ui.header in pages exist."""
-    for path in (ROOT / "pages").glob("*.py"):
+    for path in (ROOT / "app_pages").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -73,7 +73,7 @@ def _user_strings():
     for lang, table in text.TABLES.items():
         for key, value in table.items():
             yield f"text[{lang}] {key}", value
-    for folder in ("pages", "posviz/figures"):
+    for folder in ("app_pages", "posviz/figures"):
         for path in sorted((ROOT / folder).glob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and not _is_docstring(node, path):

@@ -1,4 +1,4 @@
-"""AppTest of pages/decay.py: both languages, controls change figures, what scenes draw, bad URLs.
+"""AppTest of app_pages/decay.py: both languages, controls change figures, what scenes draw, bad URLs.
 (Scene values and URL round trips: tests/app/test_scenes.py; hostile URLs: tests/app/test_fuzz_pages.py.)"""
 import math
 import pathlib
@@ -14,7 +14,7 @@ from posviz.ui.plotting import formulas
 from posviz.views import decay as view
 from posviz.views.decay import ALIBI_HEADS, BASES, R_OPTIONS, SIN_DIMS
 
-PAGE = pathlib.Path(__file__).resolve().parents[2] / "pages" / "decay.py"
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "app_pages" / "decay.py"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

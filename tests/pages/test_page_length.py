@@ -1,4 +1,4 @@
-"""pages/length.py: renders in both languages, the main plot comes from the shipped JSON, the phase-alias
+"""app_pages/length.py: renders in both languages, the main plot comes from the shipped JSON, the phase-alias
 finder overlays the RoPE map, and every number the narration quotes is the one the figures show."""
 import re
 import time

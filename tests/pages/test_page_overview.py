@@ -1,4 +1,4 @@
-"""AppTest of pages/overview.py (the default page): equivariance live in both languages, position or
+"""AppTest of app_pages/overview.py (the default page): equivariance live in both languages, position or
 the causal mask break it, bad sentences show an error and the rest of the page works.
 
 Scenes applying in order and hostile URLs are tested for every page in tests/app/test_scenes.py and

@@ -1,4 +1,4 @@
-"""AppTest of pages/relative.py: both languages, controls change figures, one figure per panel, the
+"""AppTest of app_pages/relative.py: both languages, controls change figures, one figure per panel, the
 ALiBi numbers computed, scenes point at drawn figures. (Scene round trips and hostile URLs: tests/app.)"""
 import ast
 import json
@@ -13,7 +13,7 @@ from posviz.pe import relative as rel
 from posviz.text import relative as T
 from posviz.ui.plotting import formulas
 
-PAGE = pathlib.Path(__file__).resolve().parents[2] / "pages" / "relative.py"
+PAGE = pathlib.Path(__file__).resolve().parents[2] / "app_pages" / "relative.py"
 # one figure per panel (phone: panels stack instead of squeezing side by side)
 ORDER = ["distance", "shaw", "shaw_lost", "t5_matrix", "t5_step", "slopes", "bias", "mask", "weight",
          "side", "side_shaw", "side_t5", "side_alibi"]

@@ -1,4 +1,4 @@
-"""AppTest of pages/remember.py ("What to remember"): both languages, every point of the first
+"""AppTest of app_pages/remember.py ("What to remember"): both languages, every point of the first
 article's §16 and of the second article's closing, and every link targeting an existing page and an
 existing scene — the one whose title the mapping (posviz.views.remember) names."""
 import ast

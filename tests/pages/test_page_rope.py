@@ -1,4 +1,4 @@
-"""AppTest of pages/rope.py: both languages, controls change figures, the new sections (calculator,
+"""AppTest of app_pages/rope.py: both languages, controls change figures, the new sections (calculator,
 apply_rope step by step, rope_attention), scenes show their figure, bad URLs still draw every figure.
 
 Scene order / URL round trip and hostile query parameters are covered for every page by

@@ -1,4 +1,4 @@
-"""AppTest of pages/sinusoidal.py: both languages, controls change figures, the learned table's
+"""AppTest of app_pages/sinusoidal.py: both languages, controls change figures, the learned table's
 boundary shows as a warning in the user's language (not as invalid input, not an exception), the
 last scenes' numbers, URL values outside the widgets' ranges.
 
@@ -145,7 +145,7 @@ def test_url_values_outside_the_widgets_ranges(params):
 
 def test_page_is_thin():
     """House rule: pages import neither torch nor numpy (math lives in posviz)."""
-    tree = ast.parse(open(os.path.join(ROOT, "pages", "sinusoidal.py"), encoding="utf-8").read())
+    tree = ast.parse(open(os.path.join(ROOT, "app_pages", "sinusoidal.py"), encoding="utf-8").read())
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

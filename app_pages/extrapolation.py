@@ -146,5 +146,5 @@ st.subheader(t("why.title"))
 for part in ("angles", "pi", "ntk", "yarn", "llama3", "longrope", "train", "eval", "deepseek"):
     st.markdown(t(f"why.{part}"))
     if part in ("eval", "longrope"):
-        st.page_link(f"pages/{'length' if part == 'eval' else 'models'}.py", icon=":material/arrow_forward:",
+        st.page_link(f"app_pages/{'length' if part == 'eval' else 'models'}.py", icon=":material/arrow_forward:",
                      label=ui.t("nav.length" if part == "eval" else "nav.models"))

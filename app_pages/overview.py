@@ -7,10 +7,10 @@ from posviz.figures import overview as figs
 from posviz.lab import toy_model
 from posviz.views import overview as view
 
-METHOD_PAGES = (("pages/sinusoidal.py", "sinusoidal"), ("pages/relative.py", "relative"),
-                ("pages/rope.py", "rope"), ("pages/decay.py", "decay"),
-                ("pages/extrapolation.py", "extrapolation"), ("pages/length.py", "length"),
-                ("pages/lab.py", "lab"), ("pages/kv_cache.py", "kv-cache"), ("pages/checks.py", "checks"))
+METHOD_PAGES = (("app_pages/sinusoidal.py", "sinusoidal"), ("app_pages/relative.py", "relative"),
+                ("app_pages/rope.py", "rope"), ("app_pages/decay.py", "decay"),
+                ("app_pages/extrapolation.py", "extrapolation"), ("app_pages/length.py", "length"),
+                ("app_pages/lab.py", "lab"), ("app_pages/kv_cache.py", "kv-cache"), ("app_pages/checks.py", "checks"))
 DOT_KEYS = ("abs", "rope", "bias", "tok", "pe", "hidden", "qkv", "softmax", "qk", "rot", "v", "scores", "bias_node")
 
 ui.header("overview")

@@ -69,4 +69,4 @@ with st.expander(t("all.title"), icon=":material/view_week:"):
     everyone = [view.entry(k) for k in gallery.KEYS]
     ui.plot(fm.layer_strip_figure, [e["strip"] for e in everyone], [e["name"] for e in everyone], key="models_strip_all",
             labels={**{c: t(f"strip.{c}") for c in view.STRIP}, "title": t("all.title"), "x": t("strip.x")})
-st.page_link("pages/extrapolation.py", label=ui.t("nav.extrapolation"), icon=":material/arrow_forward:")
+st.page_link("app_pages/extrapolation.py", label=ui.t("nav.extrapolation"), icon=":material/arrow_forward:")
