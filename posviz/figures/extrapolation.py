@@ -48,16 +48,6 @@ def _vline(fig, x, text, dash, color="#444", log=False, yanchor="top", y=0.98):
                        bgcolor="rgba(255,255,255,0.7)")
 
 
-def _finish(fig, labels, *, height):
-    """House layout, with room for the title above a (possibly two-row) legend."""
-    style.layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height)
-    # legend below the plot (it wraps into several rows on a phone and would run into the title above)
-    # (about 78 px under the plot area, clear of the x-axis title; plotly grows the bottom margin to fit it)
-    below = -min(0.6, 78 / max(120, height - 124))
-    fig.update_layout(margin=dict(t=64), title=dict(y=0.985, yanchor="top"),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=below, yanchor="top", font=dict(size=13)))
-    fig.update_xaxes(title_standoff=6)
-    return fig
 
 
 def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, height=480):
@@ -83,7 +73,7 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     if l_target != l_train:
         _hline(fig, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True)
     fig.update_yaxes(type="log", exponentformat="power", dtick=1)
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def phase_figure(seen, needed, never_seen, *, labels, height=460):
@@ -101,7 +91,7 @@ def phase_figure(seen, needed, never_seen, *, labels, height=460):
                                  hovertemplate="i=%{x}<br>%{y:.3f}<extra></extra>"))
     fig.update_layout(bargap=0.15)
     fig.update_yaxes(range=[0, 1.08], tickformat=".0%")
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, sections=None, height=540):
@@ -129,7 +119,7 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
                                  marker=dict(size=4),
                                  hovertemplate=name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"))
     fig.update_yaxes(type="log", exponentformat="power", dtick=1)
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def ratio_figure(ratio, bands, factor, *, labels, height=450):
@@ -148,7 +138,7 @@ def ratio_figure(ratio, bands, factor, *, labels, height=450):
         _hline(fig, 1.0 / factor, labels["one_over"], "dot")
     fig.update_layout(bargap=0.1, barmode="overlay")
     fig.update_yaxes(range=[0, max(1.08, float(r.max()) * 1.05) if r.size else 1.08])
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, switch=None, height=520):
@@ -173,7 +163,7 @@ def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, sw
     if switch is not None and switch not in (l_train, l_target):
         _vline(fig, switch, labels.get("switch", ""), "dot", style.PALETTE[4], log=True, y=0.5, yanchor="middle")
     fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def temperature_figure(positions, scale, *, labels, height=340):
@@ -183,4 +173,4 @@ def temperature_figure(positions, scale, *, labels, height=340):
                                line=dict(color=style.PALETTE[3], width=2, shape="hv"),
                                hovertemplate="p=%{x:.0f}<br>τ=%{y:.4f}<extra></extra>"))
     fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return _finish(fig, labels, height=height)
+    return style.titled_legend_below(fig, labels, height=height)

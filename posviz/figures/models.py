@@ -15,15 +15,6 @@ MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALE
                 "#000000", style.PALETTE[5])
 
 
-def _finish(fig, labels, height):
-    style.layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height)
-    # legend below the plot (it wraps into several rows on a phone and would run into the title above)
-    # (about 78 px under the plot area, clear of the x-axis title; plotly grows the bottom margin to fit it)
-    below = -min(0.6, 78 / max(120, height - 124))
-    fig.update_layout(margin=dict(t=64), title=dict(y=0.985, yanchor="top"),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=below, yanchor="top", font=dict(size=13)))
-    fig.update_xaxes(title_standoff=6)
-    return fig
 
 
 def layer_strip_figure(strips, names, *, labels, height=None):
@@ -50,7 +41,7 @@ def layer_strip_figure(strips, names, *, labels, height=None):
     for c in used:   # legend entries (a heatmap has none of its own)
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=labels[c], showlegend=True,
                                  marker=dict(size=12, symbol="square", color=STRIP_COLORS[c])))
-    fig = _finish(fig, labels, height or 200 + 46 * len(strips))
+    fig = style.titled_legend_below(fig, labels, height=height or 200 + 46 * len(strips))
     fig.update_yaxes(automargin=True, showgrid=False)
     fig.update_xaxes(showgrid=False)
     return fig
@@ -74,7 +65,7 @@ def wavelength_compare_figure(models, *, labels, height=540):
                                  line=dict(color="#555", dash=dash, width=1.3)))
     fig.update_yaxes(type="log", exponentformat="power", dtick=1)
     fig.update_xaxes(range=[0, 1])
-    return _finish(fig, labels, height)
+    return style.titled_legend_below(fig, labels, height=height)
 
 
 def decay_compare_figure(distances, curves, *, labels, height=500):
@@ -91,4 +82,4 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
         if longest:
             fig.add_vline(x=longest, line=dict(color=color, dash="dot", width=1.3))
     fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return _finish(fig, labels, height)
+    return style.titled_legend_below(fig, labels, height=height)

@@ -45,6 +45,18 @@ def layout(fig, *, title=None, x_title=None, y_title=None, height=420, legend=Tr
     return fig
 
 
+def titled_legend_below(fig, labels, *, height):
+    """House layout with the title above and the legend below the plot: a legend that wraps into
+    several rows on a phone would otherwise run into the title (about 78 px under the plot area, clear
+    of the x-axis title; plotly grows the bottom margin to fit it)."""
+    layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height)
+    below = -min(0.6, 78 / max(120, height - 124))
+    fig.update_layout(margin=dict(t=64), title=dict(y=0.985, yanchor="top"),
+                      legend=dict(orientation="h", x=0, xanchor="left", y=below, yanchor="top", font=dict(size=13)))
+    fig.update_xaxes(title_standoff=6)
+    return fig
+
+
 def f32(a):
     """Any array-like -> contiguous float32 numpy (plotly sends it as compact base64)."""
     if hasattr(a, "detach"):
