@@ -80,3 +80,18 @@ def test_a_link_with_scene_n_opens_that_scene_and_its_own_values_win():
         at = open_page("rope", "en", scene=bad)
         assert_clean(at)
         assert not any(i.value.startswith(f"**Scene ") for i in at.info), bad
+
+
+@pytest.mark.parametrize("page", sorted(scenes.SCENES))
+def test_chinese_alerts_of_every_scene_have_no_english_sentence(page):
+    """Walk the page's scenes in Chinese: no error, warning or info box holds an English sentence
+    (issue 14: the learned table at 513 used to say 「输入无效： sequence length L=513 exceeds ...」)."""
+    from test_text import _english_outside_code
+
+    at = open_page(page, "zh")
+    for i in range(len(scenes.SCENES[page]) + 1):
+        boxes = [e.value for kind in ("error", "warning", "info", "success") for e in getattr(at, kind)]
+        bad = [b[:120] for b in boxes if _english_outside_code(b)]
+        assert not bad, f"{page} scene {i}: {bad}"
+        if i < len(scenes.SCENES[page]):
+            at.button(key=f"{page}_next").click().run()
