@@ -36,11 +36,7 @@ st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", lay
 frame.start()
 frame.client_script()
 
-sections = {}
-for file, path, section in PAGES:
-    page = st.Page(file, title=ui.t(f"nav.{path or 'overview'}"), url_path=path or None, default=not path)
-    sections.setdefault(ui.t(f"nav.section.{section}"), []).append(page)
-current = st.navigation(sections)
+current = frame.navigation(PAGES)
 current.run()
 # after the page: the share box shows the URL as this run left it, never one interaction behind
 frame.sidebar(current.url_path)

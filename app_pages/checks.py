@@ -27,14 +27,14 @@ for i in view.STEPS:
         res = results[i] = view.step(i, ui.toggle(key=f"chk_break{i}", value=False), *example)
         head.markdown(f"#### {i} · {ui.t(f'checks.step{i}.title')} {mark[res['passed']]}")
         ui.table({ui.t("checks.numbers"): [ui.t(k) for k, _ in res["numbers"]],
-                  ui.t("checks.value"): [words(v) for _, v in res["numbers"]]}, width="stretch")
+                  ui.t("checks.value"): [words(v) for _, v in res["numbers"]]}, static=True)
         if res["boundary"]:
             b = res["boundary"]
             st.info(ui.t("checks.boundary", msg=ui.t(f"err.{b['code']}", **b["params"])), icon=":material/block:")
         if res["table"]:
             tab = res["table"]
             ui.table({words(c): [words(r[j]) for r in tab["rows"]] for j, c in enumerate(tab["columns"])},
-                     width="stretch")
+                     static=True)
         if not res["passed"]:
             st.warning(ui.t(f"checks.step{i}.fail"))
         ui.explain(checklist.STEP_FUNCTIONS[i])
@@ -44,13 +44,9 @@ with summary:
     ui.table({ui.t("checks.col.step"): [str(i) for i in results],
               ui.t("checks.col.check"): [ui.t(f"checks.step{i}.title") for i in results],
               ui.t("checks.col.status"): [ui.t("checks.pass" if r["passed"] else "checks.fail")
-                                          for r in results.values()]}, width="stretch")
+                                          for r in results.values()]}, static=True)
 
-# ---------------------------------------------------------------- exercises
-st.header(ui.t("checks.ex.title"))
-st.caption(ui.t("checks.ex.intro"))
-
-
+# ---------------------------------------------------------------- exercises (a deep dive: runs only when open)
 def predict(key, answer, integer=False):
     """A number box; returns True/False/None (no answer yet) and says so."""
     if integer:
@@ -71,10 +67,11 @@ def rows_table(rows, rotated_k=True):
     ui.table({"(p, s)": [f"({r['p']}, {r['s']})" for r in rows], "R(p)q": [str(r["q_rot"]) for r in rows],
               "R(s)k" if rotated_k else "k": [str(r["k_rot"]) for r in rows],
               "(R(p)q)ᵀR(s)k" if rotated_k else "(R(p)q)ᵀk": [f"{r['score']:.4f}" for r in rows]}
-             | ({"qᵀR(s−p)k": [f"{r['closed_form']:.4f}" for r in rows]} if rotated_k else {}))
+             | ({"qᵀR(s−p)k": [f"{r['closed_form']:.4f}" for r in rows]} if rotated_k else {}), static=True)
 
 
-with ui.guard():
+def exercises_section():
+    st.caption(ui.t("checks.ex.intro"))
     fixed = view.fixed_exercises()
     ex1, ex2, ex3 = fixed["ex1"], fixed["ex2"], fixed["ex3"]
     st.subheader(ui.t("checks.ex1.title"))
@@ -103,25 +100,24 @@ with ui.guard():
     if ui.toggle("chk_reveal3", False) or predict("chk_ex3", fixed["ex3_answer"], integer=True):
         st.markdown(ui.t("checks.ex3.answer"))
         ui.table({ui.t("checks.ex3.col.pos"): [ui.t("w.kv_modes.correct"), ui.t("w.kv_modes.restart")]} |
-                 {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)})
+                 {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)}, static=True)
         ui.explain(checklist.exercise_3)
 
 
-# ---------------------------------------------------------------- new problems from a seed
+# ---------------------------------------------------------------- new problems from a seed (a deep dive too)
 def next_problem():
     st.session_state["chk_gen_seed"] = (int(st.session_state.get("chk_gen_seed") or 0) + 1) % (exercises.MAX_SEED + 1)
     for k in GEN_KEYS + ("chk_gen_reveal",):
         st.session_state[k] = False if k == "chk_gen_reveal" else None
 
 
-st.subheader(ui.t("checks.gen.title"))
-st.markdown(ui.t("checks.gen.intro"))
-g1, g2 = st.columns(2, vertical_alignment="bottom")
-with g1:
-    seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1)
-with g2:
-    st.button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
-with ui.guard():
+def generator_section():
+    st.markdown(ui.t("checks.gen.intro"))
+    g1, g2 = st.columns(2, vertical_alignment="bottom")
+    with g1:
+        seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1)
+    with g2:
+        st.button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
     gen = view.generated(int(seed if seed is not None else 20))
     prob = gen["problem"]
     st.markdown(ui.t("checks.gen.q_only" if prob["only_q"] else "checks.gen.q", q=prob["q"], k=prob["k"],
@@ -138,9 +134,17 @@ with ui.guard():
         ui.table({ui.t("checks.gen.col.what"): [ui.t(f"w.{k}") for k in GEN_KEYS],
                   ui.t("checks.gen.col.exact"): [x["text"] for x in numbers],
                   ui.t("checks.gen.col.decimal"): [f"{x['value']:.4f}" for x in numbers],
-                  "apply_rope": [f"{v:.4f}" for v in rope["q_rot"] + rope["k_rot"] + [rope["score"]]]})
+                  "apply_rope": [f"{v:.4f}" for v in rope["q_rot"] + rope["k_rot"] + [rope["score"]]]}, static=True)
         shift = "shift_same" if not prob["only_q"] else "shift_coincide" if prob["shift_equal"] else "shift_changed"
         st.markdown(ui.t(f"checks.gen.{shift}",
                          d=prob["shift"], p=prob["p"] + prob["shift"], s=prob["s"] + prob["shift"],
                          score=prob["shift_score"]["text"], diff=f"{rope['max_diff']:.1e}"))
         ui.explain(exercises.problem, exercises.rope_check)
+
+
+for key, section, prefixes in (("chk_more_ex", exercises_section, ("chk_ex", "chk_reveal")),
+                               ("chk_more_gen", generator_section, ("chk_gen_",))):
+    linked = any(k.startswith(prefixes) for k in st.query_params.keys())   # a link with answers opens its section
+    with ui.more(key, expanded=linked) as box, ui.guard():
+        if box.open:
+            section()

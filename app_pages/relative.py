@@ -127,19 +127,20 @@ with ui.guard():
 
 # ---------------------------------------------------------------- 6 side by side (one scale for the distances)
 section("side")
-if None not in (pos, sh, t5, al):
-    tokens = "relative.cb.tokens"
-    panels = [("rel_fig_side", pos["distance"], lab("relative.fig.side.distance", tokens), pos["zrange"]),
-              ("rel_fig_side_shaw", sh["clipped"], lab("relative.fig.side.shaw", tokens, k=k), pos["zrange"]),
-              ("rel_fig_side_t5", t5["representative"], lab("relative.fig.side.t5", tokens), pos["zrange"]),
-              ("rel_fig_side_alibi", al["bias"], lab("relative.fig.side.alibi", "relative.cb.logits", h=h),
-               al["bias_range"])]
-    grid = [*st.columns(2), *st.columns(2)]               # 2 x 2 on a wide screen, stacked on a phone
-    for cell, (key, z, labels, (zmin, zmax)) in zip(grid, panels):
-        with cell:
-            ui.plot(figs.matrix, z, qpos, kpos, labels=labels, zmin=zmin, zmax=zmax, text_cols=0, key=key)
-    ui.explain(rel.relative_distance, rel.shaw_clipped_distance, rel.t5_representative_distance,
-               rel.alibi_head_bias)
+with ui.more("rel_side") as box:           # a deep dive: the four panels above again, on one scale
+    if box.open and None not in (pos, sh, t5, al):
+        tokens = "relative.cb.tokens"
+        panels = [("rel_fig_side", pos["distance"], lab("relative.fig.side.distance", tokens), pos["zrange"]),
+                  ("rel_fig_side_shaw", sh["clipped"], lab("relative.fig.side.shaw", tokens, k=k), pos["zrange"]),
+                  ("rel_fig_side_t5", t5["representative"], lab("relative.fig.side.t5", tokens), pos["zrange"]),
+                  ("rel_fig_side_alibi", al["bias"], lab("relative.fig.side.alibi", "relative.cb.logits", h=h),
+                   al["bias_range"])]
+        grid = [*st.columns(2), *st.columns(2)]               # 2 x 2 on a wide screen, stacked on a phone
+        for cell, (key, z, labels, (zmin, zmax)) in zip(grid, panels):
+            with cell:
+                ui.plot(figs.matrix, z, qpos, kpos, labels=labels, zmin=zmin, zmax=zmax, text_cols=0, key=key)
+        ui.explain(rel.relative_distance, rel.shaw_clipped_distance, rel.t5_representative_distance,
+                   rel.alibi_head_bias)
 
 # ---------------------------------------------------------------- 7 tables
 section("tables")

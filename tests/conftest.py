@@ -1,6 +1,9 @@
 import json
 import os
+import re
 import sys
+
+import pandas as pd
 
 import pytest
 
@@ -43,6 +46,20 @@ def open_page(page, lang="en", **params):
 def figures(at):
     """The plotly figures on the page, as dicts (data + layout)."""
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def markdown_tables(at):
+    """The tables drawn as markdown (ui.table(..., static=True)) in page order, as pandas DataFrames of
+    text cells (the escaped | and \\ read back)."""
+    out = []
+    for m in at.markdown:
+        lines = m.value.split("\n")
+        if len(lines) < 2 or not lines[0].startswith("| ") or not re.fullmatch(r"\|(---\|)+", lines[1]):
+            continue
+        rows = [[c.replace("\\|", "|").replace("\\\\", "\\") for c in re.split(r"(?<!\\) \| ", line[2:-2])]
+                for line in [lines[0]] + lines[2:]]
+        out.append(pd.DataFrame(rows[1:], columns=rows[0]))
+    return out
 
 
 def assert_clean(at):

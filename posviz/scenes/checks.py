@@ -17,5 +17,5 @@ SCENES = {"checks": [
      "values": _breaks(8)},
     {"title": "checks.scene.angles", "say": "checks.scene.angles.say", "show": "chk_break9", "values": _breaks(9)},
     {"title": "checks.scene.generator", "say": "checks.scene.generator.say", "show": "chk_gen_seed",
-     "values": _breaks() | {"chk_gen_seed": 22, "chk_gen_reveal": False}},
+     "values": _breaks() | {"chk_more_gen": True, "chk_gen_seed": 22, "chk_gen_reveal": False}},
 ]}

@@ -108,7 +108,7 @@ EN = {
     "chk.n.angle_dtype": "angle dtype",
     "chk.n.max_angle_err": "max cos/sin error up to p = 30000",
     # exercises
-    "checks.ex.title": "Exercises (“Same words, different order…” §17): predict, then reveal",
+    "w.chk_more_ex": "Exercises (“Same words, different order…” §17): predict, then reveal",
     "checks.ex.intro": "Type your prediction; the app checks it within a tolerance. The worked answer opens with the switch below each exercise (or once you are right).",
     "checks.ex.right": "Right (within {tol:g}).",
     "checks.ex.wrong": "Not yet: you entered {got:g}. Try again, or reveal the answer.",
@@ -170,7 +170,7 @@ EN = {
     "chk.c.tensor": "tensor",
     "chk.c.row": "row",
     # generated problems
-    "checks.gen.title": "New problems: predict, then reveal",
+    "w.chk_more_gen": "New problems: predict, then reveal",
     "checks.gen.intro": (
         "Every problem number makes a new problem in the style of §08 and §17: 2-D content vectors q and k, one "
         "angle θ, a query at p and a key at s, and now and then the bug “only Q is rotated”. The number is part of "
@@ -304,7 +304,7 @@ ZH = {
     "chk.n.alias_diff": "max |P[M 所读行] − P[0]|",
     "chk.n.angle_dtype": "角度 dtype",
     "chk.n.max_angle_err": "p ≤ 30000 内 cos/sin 最大误差",
-    "checks.ex.title": "练习（《词相同但顺序不同…》§17）：先预测，再揭晓",
+    "w.chk_more_ex": "练习（《词相同但顺序不同…》§17）：先预测，再揭晓",
     "checks.ex.intro": "输入你的预测，应用会在容差内检查。每道题下方的开关可以揭晓推导（答对后也会自动显示）。",
     "checks.ex.right": "正确（误差在 {tol:g} 以内）。",
     "checks.ex.wrong": "还不对：你输入的是 {got:g}。再试一次，或揭晓答案。",
@@ -355,7 +355,7 @@ ZH = {
     "chk.v.no_error": "没有报错",
     "chk.c.tensor": "张量",
     "chk.c.row": "行",
-    "checks.gen.title": "新题：先预测，再揭晓",
+    "w.chk_more_gen": "新题：先预测，再揭晓",
     "checks.gen.intro": (
         "每个题号生成一道 §08、§17 风格的新题：二维内容向量 q 和 k、一个角度 θ、位于 p 的 Query 和位于 s 的 Key，"
         "偶尔还会植入“只旋转 Q”的 bug。题号就在本页链接里，讲课时可以把同一道题发给全场：分享链接，大家先预测，再揭晓推导。"),

@@ -164,6 +164,7 @@ EN = {
     "relative.mask.weight": "1/(i+1)",
     # ---------------------------------------------------------------- side by side
     "relative.h.side": "6 · Side by side on one colour scale",
+    "w.rel_side": "Show the four matrices side by side, on one colour scale",
     "relative.side.md": (
         "The same L × S pairs, four ways. The three distance panels share **one** diverging scale (tokens, "
         "0 = white): the exact distance, what Shaw's clipped table can still tell apart, and what T5's "
@@ -389,6 +390,7 @@ ZH = {
     "relative.mask.allowed": "允许",
     "relative.mask.weight": "1/(i+1)",
     "relative.h.side": "6 · 同一色标并排比较",
+    "w.rel_side": "并排显示这四个矩阵（同一色标）",
     "relative.side.md": (
         "同样的 L × S 个配对，四种看法。三张距离图共用**同一个**发散色标（单位：token，0 = 白色）："
         "精确距离、Shaw 截断表还能分辨的距离、T5 分桶还能分辨的距离（每一对换成它所在桶里最接近 0 的距离）。"

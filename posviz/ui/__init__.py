@@ -6,7 +6,7 @@ Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import header, lang, present, t
 from posviz.ui.plotting import explain, formulas, guard, plot, table
-from posviz.ui.widgets import multiselect, number, radio, select, select_slider, slider, text_input, toggle
+from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "present", "t", "explain", "formulas", "guard", "plot", "table", "multiselect", "number", "radio",
+__all__ = ["header", "lang", "present", "t", "explain", "formulas", "guard", "plot", "table", "more", "multiselect", "number", "radio",
            "select", "select_slider", "slider", "text_input", "toggle"]

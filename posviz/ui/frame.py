@@ -97,6 +97,25 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 </style>"""
 
 
+# ---------------------------------------------------------------- navigation
+@views.cached(shared=True)
+def _pages(pages, language):
+    """The st.Page objects of `pages` ((file, url path, section), app.py's PAGES) grouped by their
+    section's title in `language`, built once per language: st.Page resolves its file on disk
+    (realpath) every time it is made, a tenth of a rerun's fixed cost."""
+    sections = {}
+    for file, path, section in pages:
+        page = st.Page(file, title=text.get(language, f"nav.{path or 'overview'}"), url_path=path or None,
+                       default=not path)
+        sections.setdefault(text.get(language, f"nav.section.{section}"), []).append(page)
+    return sections
+
+
+def navigation(pages):
+    """st.navigation over app.py's PAGES in the user's language -> the page to run."""
+    return st.navigation(_pages(tuple(pages), lang()))
+
+
 # ---------------------------------------------------------------- page header and scenes
 def header(page):
     """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
@@ -290,18 +309,24 @@ def sidebar(page_path):
                   help=t("ui.present.help"))
         st.radio(t("ui.export"), ("png", "svg"), key="ui_export", horizontal=True, format_func=str.upper,
                  help=t("ui.export.help"))
-        with st.expander(t("ui.share"), icon=":material/qr_code_2:"):
-            url = share_url(page_path)
-            st.code(url, language=None, wrap_lines=True)
-            st.caption(t("ui.share.help"))
-            if url.startswith("http"):
-                svg = qr_svg(url)
-                if svg is None:
-                    st.info(t("ui.share.too_long", n=len(url)), icon=":material/qr_code_2:")
-                else:
-                    st.image(svg, width=220)
-                if is_local(url):
-                    st.warning(t("ui.share.local"), icon=":material/wifi_off:")
-            st.caption(t("ui.share.lecture"))
-            st.code(share_url(page_path, lecture=True), language=None, wrap_lines=True)
+        # Lazy: closed, the box sends one element; open, every run redraws it from this run's URL.
+        with st.expander(t("ui.share"), icon=":material/qr_code_2:", key="ui_share", on_change="rerun") as box:
+            if box.open:
+                _share_box(page_path)
         st.caption(t("ui.about"))
+
+
+def _share_box(page_path):
+    url = share_url(page_path)
+    st.code(url, language=None, wrap_lines=True)
+    st.caption(t("ui.share.help"))
+    if url.startswith("http"):
+        svg = qr_svg(url)
+        if svg is None:
+            st.info(t("ui.share.too_long", n=len(url)), icon=":material/qr_code_2:")
+        else:
+            st.image(svg, width=220)
+        if is_local(url):
+            st.warning(t("ui.share.local"), icon=":material/wifi_off:")
+    st.caption(t("ui.share.lecture"))
+    st.code(share_url(page_path, lecture=True), language=None, wrap_lines=True)

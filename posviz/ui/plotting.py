@@ -7,11 +7,11 @@ import importlib
 import inspect
 import re
 
+import numpy as np
 import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
 import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
-import torch
 
 from posviz import views
 from posviz.figures import export, style
@@ -38,22 +38,86 @@ def guard():
 
 
 # ---------------------------------------------------------------- figures
-@views.cached(shared=True)
-def _arrow(data):
+def _feed(h, obj):
+    """Feed `obj` (nested tuples, lists, dicts of str / numbers / None / bool, numpy arrays, tensors) into
+    the hash h, each value tagged with its type so that equal digests mean equal values."""
+    if isinstance(obj, (list, tuple)):
+        h.update(b"L" if isinstance(obj, list) else b"T")
+        h.update(len(obj).to_bytes(8, "little"))
+        for v in obj:
+            _feed(h, v)
+    elif isinstance(obj, dict):
+        h.update(b"D" + len(obj).to_bytes(8, "little"))
+        for k, v in obj.items():
+            _feed(h, k)
+            _feed(h, v)
+    elif isinstance(obj, np.ndarray) or hasattr(obj, "detach"):
+        a = np.ascontiguousarray(obj.detach().cpu().numpy() if hasattr(obj, "detach") else obj)
+        h.update(b"A" + a.dtype.str.encode() + repr(a.shape).encode())
+        h.update(a.view(np.uint8).data if a.dtype != object else repr(a.tolist()).encode())
+    else:   # str, int, float (repr keeps every bit), bool, None, numpy scalars
+        h.update(type(obj).__name__.encode() + b":" + repr(obj).encode() + b";")
+
+
+class _Keyed:
+    """A cache argument hashed once, in one pass (BLAKE2 over its bytes): Streamlit's own hasher costs
+    ~1 ms for a list of 50 row dicts on every rerun, ~10 % of a rerun on a page of many figures."""
+    __slots__ = ("digest", "value")
+
+    def __init__(self, value):
+        self.value = value
+        h = hashlib.blake2b(digest_size=16)
+        _feed(h, value)
+        self.digest = h.digest()
+
+
+_BY_DIGEST = {_Keyed: lambda k: k.digest}
+
+
+@views.cached(shared=True, hash_funcs=_BY_DIGEST)
+def _arrow(keyed):
     """A small table (dict of columns or list of row dicts) as an Arrow table, built once: Streamlit
     turns a dict into pandas and then into Arrow on every rerun (~7 ms a table); Arrow is sent as is.
     Columns of mixed types are kept as text."""
+    data = keyed.value
     try:
         return pa.Table.from_pylist(data) if isinstance(data, list) else pa.Table.from_pydict(data)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        cols = data if isinstance(data, dict) else {k: [r.get(k) for r in data] for k in dict.fromkeys(k for r in data for k in r)}
+        cols = _columns(data)
         return pa.Table.from_pydict({k: [None if v is None else str(v) for v in vs] for k, vs in cols.items()})
 
 
-def table(data, **kw):
+def _columns(data):
+    """{column: [cells]} of a dict of columns or a list of row dicts (missing cells are None)."""
+    if isinstance(data, dict):
+        return data
+    return {k: [r.get(k) for r in data] for k in dict.fromkeys(k for r in data for k in r)}
+
+
+def _cell(v):
+    """One markdown table cell: text as it is, with the characters that would end the cell escaped."""
+    return "" if v is None else str(v).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+@views.cached(shared=True, hash_funcs=_BY_DIGEST)
+def _markdown_table(keyed):
+    """A small table as one GitHub-style markdown table, built once."""
+    cols = _columns(keyed.value)
+    rows = list(zip(*cols.values()))
+    lines = ["| " + " | ".join(_cell(c) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def table(data, static=False, **kw):
     """A small table (dict of columns or list of row dicts). In lecture mode it is drawn as a plain
-    HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas)."""
-    arrow = _arrow(data)
+    HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas).
+    static=True: a short read-only table as one markdown element in both modes (a quarter of an
+    st.table's cost per rerun, a half of an st.dataframe's), its text wrapping on a phone."""
+    if static:
+        st.markdown(_markdown_table(_Keyed(data)))
+        return
+    arrow = _arrow(_Keyed(data))
     if present():
         st.table(arrow)
     else:
@@ -66,14 +130,11 @@ def plot_config(key):
             "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
 
 
-def _tensor_key(x):
-    return (str(x.dtype), tuple(x.shape), x.detach().cpu().numpy().tobytes())
-
-
-@views.cached(shared=True, hash_funcs={torch.Tensor: _tensor_key})
-def _spec(module, name, args, kwargs, projector):
+@views.cached(shared=True, hash_funcs=_BY_DIGEST)
+def _spec(keyed):
     """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
     when built, lecture-mode style applied. Shared, never copied: nothing mutates it."""
+    module, name, args, kwargs, projector = keyed.value
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
@@ -95,7 +156,7 @@ class _Built(go.Figure):
 
 def spec(builder, *args, **kwargs):
     """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
-    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
+    return _spec(_Keyed((builder.__module__, builder.__qualname__, args, kwargs, present())))
 
 
 def plot(builder, *args, key, csv=True, **kwargs):
@@ -146,9 +207,9 @@ def _listing(module, qualname):
     return formulas(fn), inspect.getsource(fn)
 
 
-@st.fragment
 def _formula_box(key, names, note):
-    # Opening or closing the box reruns this fragment only; a closed box sends nothing.
+    # A closed box sends one element and runs nothing; opening it reruns the page. (Not an st.fragment:
+    # a fragment costs as much again as the box on every rerun, ~0.4 ms, and boxes are opened rarely.)
     with st.expander(t("ui.formula_code"), key=key, on_change="rerun") as box:
         if not box.open:
             return

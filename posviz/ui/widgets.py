@@ -139,3 +139,11 @@ def text_input(key, value, max_chars, **kw):
     return st.text_input(_label(key), value=value, max_chars=max_chars, key=key, help=_help(key),
                          bind="query-params", **kw)
 
+
+
+def more(key, expanded=False, icon=":material/unfold_more:"):
+    """A lazy, URL-bound expander labelled by text `w.<key>` for a page's deep-dive section:
+    `with ui.more("rope_steps") as box: if box.open: ...`. Closed, it sends one element and its
+    body does not run (no views, no figures); opening or closing it reruns the page (the share link
+    follows), and ?rope_steps=true opens it from a link. A scene opens it with values {key: True}."""
+    return st.expander(_label(key), expanded=expanded, key=key, icon=icon, on_change="rerun", bind="query-params")

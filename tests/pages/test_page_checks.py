@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import assert_clean, open_page
+from conftest import assert_clean, markdown_tables, open_page
 from posviz import scenes, text
 from posviz.lab import checklist, exercises
 from posviz.text import checks as checks_text
@@ -13,7 +13,7 @@ from posviz.views import checks as view
 
 
 def _verdicts(at, lang="en"):
-    return list(at.dataframe[0].value.iloc[:, 2])
+    return list(markdown_tables(at)[0].iloc[:, 2])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -55,7 +55,7 @@ def test_step_1_uses_the_overview_sentence(lang):
     assert f"“{a}”" in md and f"“{b}”" in md
     if lang == "zh":
         assert (a, b) == ("猫追狗", "狗追猫") and "dog" not in md
-    numbers = at.dataframe[1].value                      # step 1's table
+    numbers = markdown_tables(at)[1]                     # step 1's table
     assert "[2, 1, 0]" in list(numbers.iloc[:, 1])
 
 
@@ -68,19 +68,37 @@ def test_step_8_shows_the_hard_boundary_in_the_users_language():
     assert not re.search(r"[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}", boundary[0].replace("PositionOutOfRangeError", ""))
     assert not at.warning and not at.error               # a pass, shown as what it is: not "invalid input"
     at.toggle(key="chk_break8").set_value(True).run()
-    values = [v for df in at.dataframe for v in df.value.iloc[:, -1]]
+    values = [v for df in markdown_tables(at) for v in df.iloc[:, -1]]
     assert text.get("zh", "chk.v.no_error") in values and "no error" not in values
 
 
-def test_tables_become_st_table_in_lecture_mode():
-    at = open_page("checks", "zh", present="1")
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_tables_are_markdown_in_both_modes(present):
+    """Short read-only tables: one markdown element each (the projector CSS enlarges them; no canvas)."""
+    at = open_page("checks", "zh", present=present)
     assert_clean(at)
-    assert not at.dataframe and len(at.table) == 1 + 9 + 3    # summary, nine steps, the tables of steps 2, 6, 9
+    assert not at.dataframe and not at.table
+    assert len(markdown_tables(at)) == 1 + 9 + 3    # summary, nine steps, the tables of steps 2, 6, 9
     assert text.get("zh", "checks.numbers") == "测量项"
 
 
-def test_number_inputs_accept_answers():
+def test_exercises_and_problems_run_only_when_opened():
+    """Both deep dives are closed on a plain visit (their widgets are not even made), open from the
+    expander, from ?chk_more_ex=true, or from a link that carries one of their answers."""
     at = open_page("checks", "en")
+    assert_clean(at)
+    keys = {w.key for w in at.number_input}
+    assert not keys & {"chk_ex1_a", "chk_gen_seed"}
+    assert [e.label for e in at.expander if e.label.startswith(("Exercises", "New problems"))] == [
+        text.get("en", "w.chk_more_ex"), text.get("en", "w.chk_more_gen")]
+    at = open_page("checks", "en", chk_more_ex="true")
+    assert "chk_ex1_a" in {w.key for w in at.number_input} and "chk_gen_seed" not in {w.key for w in at.number_input}
+    at = open_page("checks", "zh", chk_ex1_a="7.23")
+    assert at.number_input(key="chk_ex1_a").value == 7.23 and at.success
+
+
+def test_number_inputs_accept_answers():
+    at = open_page("checks", "en", chk_more_ex="true")
     ex1 = checklist.exercise_1()
     assert not at.success
     at.number_input(key="chk_ex1_a").set_value(7.23).run()
@@ -121,7 +139,7 @@ def test_generated_problem_from_the_url_predict_then_reveal():
     assert len(at.success) == 5
     latex = [x.value for x in at.latex]
     assert any(r"\frac{3\sqrt{3}}{2}" in x for x in latex)                     # −1 + 3√3/2, exactly
-    assert any("−1 + 3√3/2" in str(t.value.to_dict()) for t in at.dataframe)
+    assert any("−1 + 3√3/2" in str(t.to_dict()) for t in markdown_tables(at))
     md = " ".join(m.value for m in at.markdown)
     assert "Δ = " in md
     # the next problem: seed + 1, the guesses cleared, the answer hidden again
