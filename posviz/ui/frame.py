@@ -69,6 +69,7 @@ def present():
 _CSS = """<style>
 .posviz-shown { outline: 4px solid #E69F00; outline-offset: 6px; border-radius: 6px; transition: outline-color 1s; }
 [class*="st-key-show_"] { scroll-margin-top: 4.5rem; }   /* a scene's figure clears the app header */
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }   /* wide tables scroll on a phone */
 @media (hover: none) and (pointer: coarse) {
   .st-key-scene_hint, .st-key-scenes_nav [data-testid="stButtonShortcut"], .st-key-scenes_nav kbd { display: none !important; }
 }

@@ -180,6 +180,9 @@ LAYOUT_JS = """() => {
     gd.querySelectorAll('.colorbar').forEach(cb => { const c = cb.getBoundingClientRect();
       if (areas.some(a => hit(a, c))) problems.push(`plot ${k}: a colorbar covers a panel`); });
   });
+  document.querySelectorAll('[data-testid="stMarkdownContainer"] table').forEach((t, k) => {   // wide ones scroll
+    if (t.getBoundingClientRect().right > W + 1) problems.push(`table ${k} runs ${Math.round(t.getBoundingClientRect().right)} px on a ${W} px screen`);
+  });
   return problems; }"""
 
 
