@@ -4,6 +4,9 @@ Views call posviz.pe, posviz.lab and posviz.tinylm; every cache of the app is a 
 here (posviz.ui installs st.cache_data behind it). Views import no streamlit, figures or text.
 """
 import functools
+import threading
+
+from posviz.pe import rope_config
 
 CACHE_ENTRIES = 64
 _backends = {}      # set once by posviz.ui: {"copy": st.cache_data, "shared": st.cache_resource}
@@ -36,3 +39,16 @@ def cached(fn=None, *, max_entries=CACHE_ENTRIES, shared=False, **options):
 
     view.uncached = fn
     return view
+
+
+_warm = threading.Lock()
+_warming = []
+
+
+def warm_up():
+    """Once per process, in the background: import transformers (~4 s on this machine), so that the
+    first visitor of a real model's page does not wait for it. posviz.ui calls it on the first run."""
+    with _warm:
+        if not _warming:
+            _warming.append(threading.Thread(target=rope_config.transformers_version, name="posviz-warm-up", daemon=True))
+            _warming[0].start()
