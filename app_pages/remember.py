@@ -14,12 +14,12 @@ def links(items, params):
     for page, group in itertools.groupby(items, key=lambda item: item["page"]):
         name, group = ui.t(view.nav_key(page)), list(group)
         if all(item["scene"] is None for item in group):
-            st.page_link(view.page_file(page), label=name, icon=":material/open_in_new:", query_params=params)
+            st.page_link(ui.page(view.page_file(page)), label=name, icon=":material/open_in_new:", query_params=params)
             continue
         st.caption(f"**{name}**")
         for item in group:
             scene = {} if item["scene"] is None else {"scene": str(item["scene"])}
-            st.page_link(view.page_file(page), icon=":material/play_circle:", query_params={**params, **scene},
+            st.page_link(ui.page(view.page_file(page)), icon=":material/play_circle:", query_params={**params, **scene},
                          label=ui.t("remember.link", n=item["scene"], title=ui.t(item["title"])) if scene else name)
 
 

@@ -100,22 +100,39 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 
 
 # ---------------------------------------------------------------- navigation
+_APP_PAGES = []      # app.py's PAGES, set by navigation() (the same constant every run)
+
+
 @views.cached(shared=True)
-def _pages(pages, language):
-    """The st.Page objects of `pages` ((file, url path, section), app.py's PAGES) grouped by their
-    section's title in `language`, built once per language: st.Page resolves its file on disk
-    (realpath) every time it is made, a tenth of a rerun's fixed cost."""
+def _pages(language):
+    """The st.Page objects of app.py's PAGES ((file, url path, section)) grouped by their section's title
+    in `language`, built once per language: st.Page resolves its file on disk (realpath) every time it
+    is made, a tenth of a rerun's fixed cost. (Keyed on the language only: Streamlit's hasher would
+    take ~1 ms over the PAGES tuple, which is one constant.)"""
     sections = {}
-    for file, path, section in pages:
-        page = st.Page(file, title=text.get(language, f"nav.{path or 'overview'}"), url_path=path or None,
-                       default=not path)
-        sections.setdefault(text.get(language, f"nav.section.{section}"), []).append(page)
+    for file, path, section in _APP_PAGES:
+        p = st.Page(file, title=text.get(language, f"nav.{path or 'overview'}"), url_path=path or None,
+                    default=not path)
+        sections.setdefault(text.get(language, f"nav.section.{section}"), []).append(p)
     return sections
 
 
 def navigation(pages):
     """st.navigation over app.py's PAGES in the user's language -> the page to run."""
-    return st.navigation(_pages(tuple(pages), lang()))
+    if _APP_PAGES != list(pages):
+        _APP_PAGES[:] = pages
+    return st.navigation(_pages(lang()))
+
+
+def page(file):
+    """The st.Page of one of app.py's page scripts ("app_pages/rope.py"), for st.page_link: handed a
+    path instead, st.page_link resolves it on disk on every call (~0.5 ms a link)."""
+    order = dict.fromkeys(section for _, _, section in _APP_PAGES)                  # _pages groups by section
+    files = [f for s in order for f, _, section in _APP_PAGES if section == s]
+    if file not in files:
+        return file
+    built = [p for group in _pages(lang()).values() for p in group]
+    return built[files.index(file)]
 
 
 # ---------------------------------------------------------------- page header and scenes
