@@ -7,7 +7,6 @@ import importlib
 import inspect
 import re
 
-import numpy as np
 import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
 import plotly.graph_objects as go
 import pyarrow as pa
@@ -38,48 +37,11 @@ def guard():
 
 
 # ---------------------------------------------------------------- figures
-def _feed(h, obj):
-    """Feed `obj` (nested tuples, lists, dicts of str / numbers / None / bool, numpy arrays, tensors) into
-    the hash h, each value tagged with its type so that equal digests mean equal values."""
-    if isinstance(obj, (list, tuple)):
-        h.update(b"L" if isinstance(obj, list) else b"T")
-        h.update(len(obj).to_bytes(8, "little"))
-        for v in obj:
-            _feed(h, v)
-    elif isinstance(obj, dict):
-        h.update(b"D" + len(obj).to_bytes(8, "little"))
-        for k, v in obj.items():
-            _feed(h, k)
-            _feed(h, v)
-    elif isinstance(obj, np.ndarray) or hasattr(obj, "detach"):
-        a = np.ascontiguousarray(obj.detach().cpu().numpy() if hasattr(obj, "detach") else obj)
-        h.update(b"A" + a.dtype.str.encode() + repr(a.shape).encode())
-        h.update(a.view(np.uint8).data if a.dtype != object else repr(a.tolist()).encode())
-    else:   # str, int, float (repr keeps every bit), bool, None, numpy scalars
-        h.update(type(obj).__name__.encode() + b":" + repr(obj).encode() + b";")
-
-
-class _Keyed:
-    """A cache argument hashed once, in one pass (BLAKE2 over its bytes): Streamlit's own hasher costs
-    ~1 ms for a list of 50 row dicts on every rerun, ~10 % of a rerun on a page of many figures."""
-    __slots__ = ("digest", "value")
-
-    def __init__(self, value):
-        self.value = value
-        h = hashlib.blake2b(digest_size=16)
-        _feed(h, value)
-        self.digest = h.digest()
-
-
-_BY_DIGEST = {_Keyed: lambda k: k.digest}
-
-
-@views.cached(shared=True, hash_funcs=_BY_DIGEST)
-def _arrow(keyed):
+@views.cached(shared=True)
+def _arrow(data):
     """A small table (dict of columns or list of row dicts) as an Arrow table, built once: Streamlit
     turns a dict into pandas and then into Arrow on every rerun (~7 ms a table); Arrow is sent as is.
     Columns of mixed types are kept as text."""
-    data = keyed.value
     try:
         return pa.Table.from_pylist(data) if isinstance(data, list) else pa.Table.from_pydict(data)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -99,10 +61,10 @@ def _cell(v):
     return "" if v is None else str(v).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-@views.cached(shared=True, hash_funcs=_BY_DIGEST)
-def _markdown_table(keyed):
+@views.cached(shared=True)
+def _markdown_table(data):
     """A small table as one GitHub-style markdown table, built once."""
-    cols = _columns(keyed.value)
+    cols = _columns(data)
     rows = list(zip(*cols.values()))
     lines = ["| " + " | ".join(_cell(c) for c in cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
@@ -115,9 +77,9 @@ def table(data, static=False, **kw):
     static=True: a short read-only table as one markdown element in both modes (a quarter of an
     st.table's cost per rerun, a half of an st.dataframe's), its text wrapping on a phone."""
     if static:
-        st.markdown(_markdown_table(_Keyed(data)))
+        st.markdown(_markdown_table(data))
         return
-    arrow = _arrow(_Keyed(data))
+    arrow = _arrow(data)
     if present():
         st.table(arrow)
     else:
@@ -130,11 +92,10 @@ def plot_config(key):
             "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
 
 
-@views.cached(shared=True, hash_funcs=_BY_DIGEST)
-def _spec(keyed):
+@views.cached(shared=True)
+def _spec(module, name, args, kwargs, projector):
     """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
     when built, lecture-mode style applied. Shared, never copied: nothing mutates it."""
-    module, name, args, kwargs, projector = keyed.value
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
@@ -156,7 +117,7 @@ class _Built(go.Figure):
 
 def spec(builder, *args, **kwargs):
     """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
-    return _spec(_Keyed((builder.__module__, builder.__qualname__, args, kwargs, present())))
+    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
 
 
 def plot(builder, *args, key, csv=True, **kwargs):

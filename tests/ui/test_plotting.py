@@ -1,4 +1,4 @@
-"""posviz.ui.plotting's own parts that need no app run: the cache keys, the markdown tables, the lazy
+"""posviz.ui.plotting's own parts and the views' cache keys: digests, the markdown tables, the lazy
 boxes (AppTest on a one-line script)."""
 import math
 
@@ -8,11 +8,12 @@ import torch
 from conftest import markdown_tables
 from streamlit.testing.v1 import AppTest
 
+from posviz import views
 from posviz.ui import plotting
 
 
 def key(v):
-    return plotting._Keyed(v).digest
+    return views.Keyed(v).digest
 
 
 def test_equal_values_share_a_key():
@@ -33,14 +34,14 @@ def test_different_values_get_different_keys(a, b):
 
 def test_markdown_table_escapes_and_reads_back():
     data = {"p": ["1", "a|b", None], "score": ["−0.5", "x\\y", "two\nlines"]}
-    md = plotting._markdown_table.uncached(plotting._Keyed(data))
+    md = plotting._markdown_table.uncached(data)
     assert md.splitlines()[:2] == ["| p | score |", "|---|---|"]
 
     class Fake:   # conftest.markdown_tables reads the page's markdown elements
         markdown = [type("M", (), {"value": md})()]
     (df,) = markdown_tables(Fake)
     assert list(df["p"]) == ["1", "a|b", ""] and list(df["score"]) == ["−0.5", "x\\y", "two lines"]
-    rows = plotting._markdown_table.uncached(plotting._Keyed([{"a": 1}, {"b": 2}]))
+    rows = plotting._markdown_table.uncached([{"a": 1}, {"b": 2}])
     assert rows.splitlines()[2:] == ["| 1 |  |", "|  | 2 |"]
 
 
