@@ -26,7 +26,6 @@ logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 def start():
     """Called by app.py first in every run: language settled, URL written once, timer started."""
     st.session_state["_run_t0"] = time.perf_counter()
-    views.warm_up()
     st.session_state["_fx_keys"] = set()     # keys of this run's formula boxes (ui.plotting.explain)
     q = st.query_params.get("lang")
     if q not in text.LANGS:

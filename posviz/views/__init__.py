@@ -5,11 +5,8 @@ here (posviz.ui installs st.cache_data behind it). Views import no streamlit, fi
 """
 import functools
 import hashlib
-import threading
 
 import numpy as np
-
-from posviz.pe import rope_config
 
 CACHE_ENTRIES = 64
 _backends = {}      # set once by posviz.ui: {"copy": st.cache_data, "shared": st.cache_resource}
@@ -87,16 +84,3 @@ def cached(fn=None, *, max_entries=CACHE_ENTRIES, shared=False, **options):
 
 def _digest(keyed):
     return keyed.digest
-
-
-_warm = threading.Lock()
-_warming = []
-
-
-def warm_up():
-    """Once per process, in the background: import transformers (~4 s on this machine), so that the
-    first visitor of a real model's page does not wait for it. posviz.ui calls it on the first run."""
-    with _warm:
-        if not _warming:
-            _warming.append(threading.Thread(target=rope_config.transformers_version, name="posviz-warm-up", daemon=True))
-            _warming[0].start()

@@ -1,7 +1,5 @@
 """posviz.views' own machinery: the cache keyed on the arguments' digest (with Streamlit's backends, as
-posviz.ui installs them), and warm_up."""
-import sys
-
+posviz.ui installs them)."""
 import numpy as np
 import streamlit as st
 
@@ -52,12 +50,3 @@ def test_without_backends_views_run_uncached(monkeypatch):
     fresh(3)
     fresh(3)
     assert calls == [("fresh", 3)] * 2
-
-
-def test_warm_up_starts_one_background_import():
-    for _ in range(3):
-        views.warm_up()
-    (thread,) = views._warming
-    assert thread.daemon and thread.name == "posviz-warm-up"
-    thread.join(timeout=120)
-    assert hasattr(sys.modules["transformers"], "CONFIG_MAPPING")
