@@ -102,18 +102,21 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 _APP_PAGES = []      # app.py's PAGES, set by navigation() (the same constant every run)
 
 
-@views.cached(shared=True)
 def _pages(language):
     """The st.Page objects of app.py's PAGES ((file, url path, section)) grouped by their section's title
-    in `language`, built once per language: st.Page resolves its file on disk (realpath) every time it
-    is made, a tenth of a rerun's fixed cost. (Keyed on the language only: Streamlit's hasher would
-    take ~1 ms over the PAGES tuple, which is one constant.)"""
-    sections = {}
-    for file, path, section in _APP_PAGES:
-        p = st.Page(file, title=text.get(language, f"nav.{path or 'overview'}"), url_path=path or None,
-                    default=not path)
-        sections.setdefault(text.get(language, f"nav.section.{section}"), []).append(p)
-    return sections
+    in `language`, built once per session and language: st.Page resolves its file on disk (realpath)
+    every time it is made, a tenth of a rerun's fixed cost. Not shared between sessions: st.navigation
+    marks the page object it returns as callable and Page.run clears the mark, so two sessions on one
+    object raced ("This page cannot be called directly")."""
+    built = st.session_state.setdefault("_st_pages", {})
+    if language not in built:
+        sections = {}
+        for file, path, section in _APP_PAGES:
+            p = st.Page(file, title=text.get(language, f"nav.{path or 'overview'}"), url_path=path or None,
+                        default=not path)
+            sections.setdefault(text.get(language, f"nav.section.{section}"), []).append(p)
+        built[language] = sections
+    return built[language]
 
 
 def navigation(pages):
