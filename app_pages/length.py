@@ -25,12 +25,12 @@ with c2:
 with c3:
     run_live = ui.toggle("len_live", False)
 
-series = view.curves(metric, tuple(shown))
+main = view.main_plot(metric, tuple(shown))
 if run_live:
     with ui.guard(), st.spinner(ui.t("length.live_running")):
-        series = view.curves(metric, tuple(shown), model)
-ref = view.reference(metric, series)
-ui.plot(figs.bucket_lines, buckets, series, train_len, reference=ref["values"], y_range=ref["y_range"],
+        main = view.main_plot(metric, tuple(shown), model)
+series = main["series"]
+ui.plot(figs.bucket_lines, buckets, series, train_len, reference=main["reference"], y_range=main["y_range"],
         labels=names | {"title": ui.t(f"length.fig_{metric}"), "subtitle": ui.t("length.fig_sub"),
                         "x": ui.t("length.x_bucket"), "y": ui.t(f"length.y_{metric}"), "train": trained,
                         "reference": ui.t("length.chance")},
@@ -60,7 +60,7 @@ with e1:
     target = ui.slider("len_alias_target", 1, train_len - 1, info["offset"])
 with e2:
     tol = ui.slider("len_alias_tol", 5, 90, 40, step=5)
-al = view.aliases(target, tol)
+al = view.alias_finder(target, tol, long_len, layer, head)
 with ui.guard():
     st.markdown(ui.t("length.alias_result", t=target, tol=tol, n=len(al["aliases"]), pairs=len(al["pairs"]),
                      waves=", ".join(f"{w:g}" for w in al["wavelengths"]), L=train_len,
@@ -69,11 +69,11 @@ with ui.guard():
             labels={"title": ui.t("length.alias_fig", t=target), "subtitle": ui.t("length.alias_sub"),
                     "x": ui.t("length.alias_x"), "y": ui.t("length.alias_y"), "tol": ui.t("length.alias_tol", tol=tol),
                     "alias": ui.t("length.alias_marks"), "train": trained})
-    cols = view.alias_table(target, tol, long_len, layer, head)
+    cols = al["table"]
     yes_no = {True: ui.t("length.alias_seen"), False: ui.t("length.alias_unseen")}
     ui.table({ui.t("length.alias_col.offset"): cols["offset"], ui.t("length.alias_col.error"): cols["error"],
               ui.t("length.alias_col.seen"): [yes_no[s] for s in cols["seen"]],
-              ui.t("length.alias_col.weight"): cols["weight"]})
+              ui.t("length.alias_col.weight"): cols["weight"]}, static=True)
     st.caption(ui.t("length.alias_table_note", n=long_len, layer=layer, head=head))
     ui.explain(lengtheval.phase_aliases, lengtheval.offset_weights, note=ui.t("length.explain_alias"))
 
@@ -85,12 +85,12 @@ with maps:
             overlay = al["aliases"] if model == "rope" else ()
             lab = {"x": ui.t("length.x_key"), "y": ui.t("length.y_query"), "block_max": ui.t("length.block_max"),
                    "aliases": ui.t("length.alias_lines", t=target), "target": ui.t("length.alias_target", t=target)}
-            m1, m2 = st.columns(2)
+            pair, (m1, m2) = view.maps(model, train_len, long_len, layer, head), st.columns(2)
             with m1:
-                ui.plot(figs.attention_map, view.attention(model, train_len, layer - 1, head - 1),
+                ui.plot(figs.attention_map, pair["short"],
                         labels=lab | {"title": ui.t("length.map_short", n=train_len)}, key="len_maps")
             with m2:
-                ui.plot(figs.attention_map, view.attention(model, long_len, layer - 1, head - 1),
+                ui.plot(figs.attention_map, pair["long"],
                         train_length=train_len, aliases=tuple(overlay), target=target,
                         labels=lab | {"title": ui.t("length.map_long", n=long_len)}, key="len_maps_long")
             if model != "rope":

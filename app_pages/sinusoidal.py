@@ -10,6 +10,7 @@ BASES = (10, 100, 1000, 10000, 100000, 1000000)
 MAX_D = 256   # <= 400 so no heatmap is decimated along the dimension axis (that would drop every cos)
 DIM_OPTIONS = tuple(range(MAX_D))
 TRANSLATED = {"module": "sinusoidal.module.", "kind": "sinusoidal.kind.", "saved": "sinusoidal."}   # buffer table
+SECTION_NAMES = ("waves", "fp", "sim", "shift", "hand", "layout", "learned", "mod", "buffer", "table")
 
 
 def lab(prefix, *names, **extra):
@@ -19,9 +20,9 @@ def lab(prefix, *names, **extra):
 
 def section(name, level=st.header):
     level(ui.t(f"sinusoidal.{name}.h"), **({"divider": "gray"} if level is st.header else {}))
-    parts = view.markdown_table(ui.t(f"sinusoidal.{name}.md"))
-    if parts["columns"]:   # a reference table: st.table wraps its cells and fits a phone
-        st.table(parts["columns"])
+    parts = SECTIONS[name]
+    if parts["columns"]:   # a reference table: st.table wraps its cells and fits a phone (markdown is cut)
+        st.table(parts["columns"], hide_index=True)   # (given, not inferred: half the cost per rerun)
     st.markdown(parts["text"])
 
 
@@ -39,34 +40,34 @@ st.caption(ui.t("sinusoidal.controls"))
 D, base, L = row(lambda: ui.slider("sin_D", 2, MAX_D, 64, 2), lambda: ui.select_slider("sin_base", BASES, 10000),
                  lambda: ui.slider("sin_L", 4, 1024, 100))
 POS, DIM, VALUE = ui.t("sinusoidal.fig.pos"), ui.t("sinusoidal.fig.dim"), ui.t("sinusoidal.fig.value")
-
+SECTIONS = dict(zip(SECTION_NAMES, view.sections(tuple(ui.t(f"sinusoidal.{n}.md") for n in SECTION_NAMES))))
+sig = None   # view.signal(L, D, base): every figure of L, D and base, one cache entry, fetched in the first guard
 section("waves")   # 1 ------------------------------------------------------------------------
 dims, pos = row(lambda: ui.multiselect("sin_dims", DIM_OPTIONS, (0, 8, 16, 32, 62), max_selections=figs.MAX_WAVES),
                 lambda: ui.slider("sin_pos", 0, 4096, 3), widths=[3, 2])
 with ui.guard():
-    st.caption(ui.t("sinusoidal.waves.wavelength", **dict(zip(("fast", "slow"), view.wavelength_range(D, base)))))
-    ui.plot(figs.waveforms, view.table(L, D, base), tuple(dims), position=pos, key="sin_waves",
-            labels=dict(lab("waves", "title", "dim"), x=POS, y=VALUE, sin=ui.t("sinusoidal.fig.sin"),
-                        cos=ui.t("sinusoidal.fig.cos")))
+    sig = sig or view.signal(L, D, base)
+    st.caption(ui.t("sinusoidal.waves.wavelength", **dict(zip(("fast", "slow"), sig["wavelengths"]))))
+    ui.plot(figs.waveforms, sig["table"], tuple(dims), position=pos, key="sin_waves", labels=dict(
+        lab("waves", "title", "dim"), x=POS, y=VALUE, sin=ui.t("sinusoidal.fig.sin"), cos=ui.t("sinusoidal.fig.cos")))
     ui.explain(sn.sinusoidal_frequencies, sn.sinusoidal_positions, sn.sinusoidal_wavelengths,
                note=ui.t("sinusoidal.note.waves"))
-
 section("fp")   # 2 ---------------------------------------------------------------------------
 with ui.guard():
+    sig = sig or view.signal(L, D, base)   # (raises again here if it raised above)
     if pos >= L:
         st.info(ui.t("sinusoidal.fp.beyond", p=pos, L=L))
-    fp = view.fingerprint(L, D, base, pos)
-    row(lambda: ui.plot(figs.fingerprint_table, fp["table"], pos, key="sin_fingerprint",
+    row(lambda: ui.plot(figs.fingerprint_table, sig["table"], pos, key="sin_fingerprint",
                         labels=dict(title=ui.t("sinusoidal.fig.fp.heatmap"), x=POS, y=DIM, value=VALUE)),
-        lambda: ui.plot(figs.fingerprint_column, fp["column"], key="sin_fingerprint_column",
+        lambda: ui.plot(figs.fingerprint_column, view.column(D, base, pos), key="sin_fingerprint_column",
                         labels=dict(title=ui.t("sinusoidal.fig.fp.slice", p=pos), y=DIM)), widths=[3, 1])
-    st.caption(ui.t("sinusoidal.fp.zero", vals=view.position_zero(D, base)))
+    st.caption(ui.t("sinusoidal.fp.zero", vals=sig["pe0"]))
     ui.explain(sn.sinusoidal_positions)
-
 section("sim")   # 3 --------------------------------------------------------------------------
 with ui.guard():
-    curves = view.offset_curves(L, D, base)
-    row(lambda: ui.plot(figs.similarity, view.similarity(L, D, base), labels=lab("sim", "title", "x", "y"),
+    sig = sig or view.signal(L, D, base)
+    curves = sig["curves"]
+    row(lambda: ui.plot(figs.similarity, sig["similarity"], labels=lab("sim", "title", "x", "y"),
                         key="sin_similarity"),
         lambda: ui.plot(figs.dot_vs_offset, curves["dots"], curves["anchored"], curves["anchors"], key="sin_dot_offset",
                         labels=lab("dot", "title", "x", "y", "formula", "anchor")))
@@ -77,7 +78,6 @@ with ui.guard():
               f"{summary['minimum']:.4g} ({ui.t('sinusoidal.sim.m.min.at', a=summary['argmin'])})")
     st.warning(ui.t("sinusoidal.sim.warn"), icon=":material/straighten:")
     ui.explain(sn.similarity_matrix, sn.dot_by_offset, sn.anchored_dot_by_offset)
-
 section("shift")   # 4 ------------------------------------------------------------------------
 p, delta = row(lambda: ui.slider("sin_p", 0, 2000, 5), lambda: ui.slider("sin_delta", 0, 500, 3))
 with ui.guard():
@@ -94,26 +94,26 @@ with ui.guard():
         st.latex(figs.shift_blocks_latex(sh["blocks"]))
         st.caption(ui.t("sinusoidal.shift.nop"))
     ui.explain(sn.shift_rotation_2x2, sn.shift_rotation_matrix, sn.shift_check, note=ui.t("sinusoidal.note.shift"))
-
 section("hand")   # 5 -------------------------------------------------------------------------
-hand = view.hand()
-row(lambda: ui.table({ui.t("sinusoidal.hand.col.p"): hand["positions"], ui.t("sinusoidal.hand.col.pe"): hand["rows"]}),
-    lambda: ui.plot(figs.hand_circle, hand["pe"], labels=dict(title=ui.t("sinusoidal.fig.hand.circle")),
-                    key="sin_hand"),
-    lambda: ui.plot(figs.hand_dots, hand["dots"], labels=dict(title=ui.t("sinusoidal.fig.hand.dots")),
-                    key="sin_hand_dots"), widths=[1.4, 2, 2])
-st.markdown(ui.t("sinusoidal.hand.facts"))
-ui.explain(sn.single_frequency_table)
-
+with ui.more("sin_by_hand") as box:   # a worked example: closed, its body does not run
+    if box.open:
+        hand = view.hand()
+        cols = {ui.t("sinusoidal.hand.col.p"): hand["positions"], ui.t("sinusoidal.hand.col.pe"): hand["rows"]}
+        row(lambda: ui.table(cols, static=True),
+            lambda: ui.plot(figs.hand_circle, hand["pe"], labels={"title": ui.t("sinusoidal.fig.hand.circle")}, key="sin_hand"),
+            lambda: ui.plot(figs.hand_dots, hand["dots"], labels={"title": ui.t("sinusoidal.fig.hand.dots")}, key="sin_hand_dots"),
+            widths=[1.4, 2, 2])
+        st.markdown(ui.t("sinusoidal.hand.facts"))
+        ui.explain(sn.single_frequency_table)
 section("layout")   # 6 -----------------------------------------------------------------------
-with ui.guard():
-    tables = view.layouts(L, D, base)
-    row(*[lambda name=name, key=key: ui.plot(figs.layout_table, tables[name], colorbar=name == "concat", key=key,
-                                             labels=dict(title=ui.t(f"sinusoidal.fig.layout.{name}"), x=DIM, y=POS))
-          for name, key in (("interleaved", "sin_layouts"), ("concat", "sin_layouts_concat"))])
-    st.caption(ui.t("sinusoidal.layout.perm", perm=tables["perm"]))
-    ui.explain(sn.pair_columns, sn.sinusoidal_layout_permutation)
-
+with ui.more("sin_column_order") as box, ui.guard():   # closed, its body does not run
+    if box.open:
+        sig = sig or view.signal(L, D, base)
+        row(*[lambda name=name, z=z, key=key: ui.plot(figs.layout_table, z, colorbar=name == "concat", key=key,
+                                                      labels=dict(title=ui.t(f"sinusoidal.fig.layout.{name}"), x=DIM, y=POS))
+              for name, z, key in (("interleaved", sig["table"], "sin_layouts"), ("concat", sig["concat"], "sin_layouts_concat"))])
+        st.caption(ui.t("sinusoidal.layout.perm", perm=sig["perm"]))
+        ui.explain(sn.pair_columns, sn.sinusoidal_layout_permutation)
 section("learned")   # 7 ----------------------------------------------------------------------
 M, LL = row(lambda: ui.slider("sin_M", 1, 1024, 16), lambda: ui.slider("sin_learned_L", 1, 2048, 16))
 refused = True
@@ -136,14 +136,14 @@ with ui.guard():
         else:
             st.warning(ui.t("sinusoidal.mod.count", n=mod["overrun"], L=LL), icon=":material/warning:")
             ui.table({ui.t("sinusoidal.mod.col.row"): [r for r, _ in mod["shown"]],
-                      ui.t("sinusoidal.mod.col.positions"): [ps for _, ps in mod["shown"]]})
+                      ui.t("sinusoidal.mod.col.positions"): [ps for _, ps in mod["shown"]]}, static=True)
             if mod["more"]:
                 st.caption(ui.t("sinusoidal.mod.more", n=mod["more"]))
     ui.explain(learned.LearnedAbsolutePositions, learned.modulo_position_ids, note=ui.t("sinusoidal.note.learned"))
 section("buffer", st.subheader)
 with ui.guard():
     ui.table({ui.t(f"sinusoidal.buffer.col.{c}"): [ui.t(TRANSLATED[c] + v) if c in TRANSLATED else v for v in vals]
-              for c, vals in view.saved(D, M, base).items()})
+              for c, vals in view.saved(D, M, base).items()}, static=True)
     ui.explain(sn.SinusoidalInput, learned.state_dict_summary)
 st.info(ui.t("sinusoidal.extrap"), icon=":material/info:")
 section("table", st.subheader)

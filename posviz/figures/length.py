@@ -1,6 +1,8 @@
 """Figures of the "train short, test long" page: per-bucket accuracy / loss / attention entropy of the tiny
 trained models, one head's attention map (with the phase aliases of an offset overlaid), and the
-phase-alias error per offset. Every builder takes arrays and one `labels` dict of translated strings."""
+phase-alias error per offset. Every builder takes arrays and one `labels` dict of translated strings.
+The figures are written as plain dicts and wrapped without plotly's validation (it costs ~20x the
+build; tests/figures/test_figures_length.py validates every builder)."""
 import numpy as np
 import plotly.graph_objects as go
 
@@ -19,6 +21,47 @@ MARKERS = {"nope": "x", "sinusoidal": "diamond", "learned": "square", "learned_c
 TRAIN_FILL = "#56B4E9"
 MARK = "#D55E00"          # training boundary on the maps, aliases
 MAX_SIDE = 192            # attention maps are block-max pooled to at most 192 x 192 cells
+# spelled out, as plotly.py's validation (skipped here) expands it once: plotly.js does not know "Viridis"
+SEQUENTIAL = [list(stop) for stop in go.Heatmap(colorscale=style.SEQUENTIAL).colorscale]
+# A horizontal legend under the plot, anchored to the bottom of the figure: entries wrap into rows on a
+# phone and never cover the axis title (the bottom margin grows to hold them).
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"}
+ALIAS_HOVER = "i − j = %{y}<extra></extra>"
+
+
+def _clean(obj):
+    """Drop None values (an optional label not given), as plotly's validation drops them."""
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": _clean(data), "layout": _clean(lay)}, _validate=False)
+
+
+def layout(labels, *, height, showlegend=True, **extra):
+    """The house layout (style.layout) as a dict, its title right above the plot area, below the band
+    where plotly's toolbar appears (always shown on touch screens), so the two never overlap on a phone:
+    the top margin leaves room for it (75 px; 105 px with the smaller subtitle under it: plotly anchors
+    a two-line title by its first line, the pad leaves room for the second). labels: "title",
+    "subtitle" (optional), "x", "y". `extra` merges into it (axis, legend and margin dicts one level deep)."""
+    title, sub = labels.get("title"), labels.get("subtitle")
+    lay = {"font": style.FONT, "height": height, "showlegend": showlegend,
+           "margin": {"l": 60, "r": 10, "t": 30, "b": 55}, "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
+    if title:
+        lay["title"] = {"text": f"{title}<br><sup>{sub}</sup>" if sub else title, "x": 0.01, "xanchor": "left",
+                        "yref": "paper", "y": 1, "yanchor": "bottom", "pad": {"b": 30 if sub else 12}}
+        lay["margin"]["t"] = 105 if sub else 75
+    for name, key in (("xaxis", "x"), ("yaxis", "y")):
+        if labels.get(key) is not None:
+            lay[name] = {"title": {"text": labels[key]}}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    return lay
 
 
 def bucket_centers(buckets):
@@ -26,11 +69,16 @@ def bucket_centers(buckets):
     return [(a + b - 1) / 2 for a, b in buckets]
 
 
-def _train_region(fig, train_length, label):
-    fig.add_vrect(x0=-0.5, x1=train_length - 0.5, fillcolor=TRAIN_FILL, opacity=0.12, line_width=0)
-    fig.add_vline(x=train_length - 0.5, line=dict(color="#000000", width=2, dash="dash"))
-    fig.add_annotation(x=train_length - 0.5, y=1.0, yref="paper", text=label, showarrow=False,
-                       xanchor="left", yanchor="top", font=dict(size=13), bgcolor="rgba(255,255,255,0.7)")
+def _train_region(train_length, label):
+    """The trained positions shaded, their end dashed and named -> (shapes, annotations)."""
+    edge = train_length - 0.5
+    shapes = [{"type": "rect", "x0": -0.5, "x1": edge, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+               "fillcolor": TRAIN_FILL, "opacity": 0.12, "line": {"width": 0}},
+              {"type": "line", "x0": edge, "x1": edge, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+               "line": {"color": "#000000", "width": 2, "dash": "dash"}}]
+    notes = [{"x": edge, "y": 1.0, "yref": "paper", "text": label, "showarrow": False, "xanchor": "left",
+              "yanchor": "top", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"}]
+    return shapes, notes
 
 
 def bucket_lines(buckets, series, train_length, *, labels, y_range=None, reference=None, height=580):
@@ -44,51 +92,23 @@ def bucket_lines(buckets, series, train_length, *, labels, y_range=None, referen
     """
     x = bucket_centers(buckets)
     tick = [f"{a}–{b - 1}" for a, b in buckets]
-    fig = go.Figure()
+    data = []
     if reference is not None:
-        fig.add_trace(go.Scatter(x=x, y=style.f32([np.nan if v is None else v for v in reference]),
-                                 mode="lines", name=labels.get("reference"),
-                                 line=dict(color="#999999", width=1.5, dash="dot")))
+        data.append({"type": "scatter", "x": x, "y": style.f32([np.nan if v is None else v for v in reference]),
+                     "mode": "lines", "name": labels.get("reference"),
+                     "line": {"color": "#999999", "width": 1.5, "dash": "dot"}})
     for name, ys in series.items():
-        y = style.f32([np.nan if v is None else v for v in ys])
         shown = labels.get(name, name)
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines+markers", name=shown, connectgaps=False,
-            line=dict(color=COLORS.get(name), dash=DASHES.get(name, "solid"), width=2.5),
-            marker=dict(symbol=MARKERS.get(name, "circle"), size=9),
-            customdata=tick, hovertemplate="%{customdata}: %{y:.3f}<extra>" + shown + "</extra>"))
-    _train_region(fig, train_length, labels.get("train"))
-    _titled(fig, labels, height)
-    edges = [a for a, _ in buckets] + [buckets[-1][1]]
-    fig.update_xaxes(tickvals=edges, range=[-0.5, buckets[-1][1] + 0.5])
+        data.append({"type": "scatter", "x": x, "y": style.f32([np.nan if v is None else v for v in ys]),
+                     "mode": "lines+markers", "name": shown, "connectgaps": False,
+                     "line": {"color": COLORS.get(name), "dash": DASHES.get(name, "solid"), "width": 2.5},
+                     "marker": {"symbol": MARKERS.get(name, "circle"), "size": 9},
+                     "customdata": tick, "hovertemplate": "%{customdata}: %{y:.3f}<extra>" + shown + "</extra>"})
+    shapes, notes = _train_region(train_length, labels.get("train"))
+    axes = {"xaxis": {"tickvals": [a for a, _ in buckets] + [buckets[-1][1]], "range": [-0.5, buckets[-1][1] + 0.5]}}
     if y_range is not None:
-        fig.update_yaxes(range=y_range)
-    _legend_below(fig)
-    return fig
-
-
-def _titled(fig, labels, height):
-    """House layout with a short title and, under it, an optional smaller subtitle (phone-wide titles)."""
-    title, sub = labels.get("title"), labels.get("subtitle")
-    style.layout(fig, title=f"{title}<br><sup>{sub}</sup>" if title and sub else title, x_title=labels.get("x"),
-                 y_title=labels.get("y"), height=height)
-    _title_under_toolbar(fig, 105 if sub else 75, lines=2 if sub else 1)
-
-
-def _title_under_toolbar(fig, top, lines=1):
-    """The title sits right above the plot area, below the band where plotly's toolbar appears (always
-    shown on touch screens), so the two never overlap on a phone. Plotly anchors a two-line title by its
-    first line: the pad leaves room for the (smaller) second line."""
-    if fig.layout.title.text:
-        fig.update_layout(title=dict(yref="paper", y=1, yanchor="bottom", pad=dict(b=12 if lines == 1 else 30)),
-                          margin_t=top)
-
-
-def _legend_below(fig):
-    """A horizontal legend under the plot, anchored to the bottom of the figure: entries wrap into rows
-    on a phone and never cover the axis title; the bottom margin grows to hold them."""
-    fig.update_layout(legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
-                      margin=dict(r=10))
+        axes["yaxis"] = {"range": y_range}
+    return figure(data, layout(labels, height=height, shapes=shapes, annotations=notes, legend=LEGEND_BELOW, **axes))
 
 
 def block_max(z, max_side=MAX_SIDE):
@@ -132,34 +152,35 @@ def attention_map(z, *, labels, train_length=None, aliases=(), target=None, heig
     hover = (f"{labels.get('x')} %{{x}}<br>{labels.get('y')} %{{y}}<br>a = %{{z:.3f}}<extra></extra>" if b == 1 else
              f"{labels.get('x')} ≈ %{{x}}<br>{labels.get('y')} ≈ %{{y}}<br>{labels.get('block_max')} = %{{z:.3f}}"
              "<extra></extra>")
-    fig = go.Figure(style.heatmap(zp, x=c, y=c, colorscale=style.SEQUENTIAL, zmin=0.0, zmax=1.0,
-                                  colorbar_title="a<sub>ij</sub>", hover=hover))
-    fig.update_traces(colorbar=dict(thickness=12, len=0.9))
+    zd, ri, ci = style.decimate_2d(zp)
+    data = [{"type": "heatmap", "z": zd, "x": c[ci], "y": c[ri], "colorscale": SEQUENTIAL, "zmin": 0.0, "zmax": 1.0,
+             "colorbar": {"title": {"text": "a<sub>ij</sub>"}, "thickness": 12, "len": 0.9}, "hovertemplate": hover,
+             "showscale": True}]
+    shapes = []
     if train_length is not None and n > train_length:
         for kw in (dict(x0=train_length - 0.5, x1=train_length - 0.5, y0=-0.5, y1=n - 0.5),
                    dict(x0=-0.5, x1=n - 0.5, y0=train_length - 0.5, y1=train_length - 0.5)):
-            fig.add_shape(type="line", line=dict(color=MARK, width=2, dash="dash"), **kw)
+            shapes.append({"type": "line", "line": {"color": MARK, "width": 2, "dash": "dash"}, **kw})
     others = [d for d in aliases if d != target and 0 <= d < n]
     if others:
         xs, ys = _diagonals(others, n)
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False, opacity=0.6,
-                                 line=dict(color="#FFFFFF", width=1, dash="dot")))
-        fig.add_trace(go.Scatter(x=[-0.5] * len(others), y=others, mode="markers", name=labels.get("aliases"),
-                                 cliponaxis=False, marker=dict(symbol="triangle-right", size=11, color="#FFFFFF",
-                                                               line=dict(color=MARK, width=1.5)),
-                                 hovertemplate="i − j = %{y}<extra></extra>"))
+        data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "hoverinfo": "skip", "showlegend": False,
+                     "opacity": 0.6, "line": {"color": "#FFFFFF", "width": 1, "dash": "dot"}})
+        data.append({"type": "scatter", "x": [-0.5] * len(others), "y": others, "mode": "markers",
+                     "name": labels.get("aliases"), "cliponaxis": False, "hovertemplate": ALIAS_HOVER,
+                     "marker": {"symbol": "triangle-right", "size": 11, "color": "#FFFFFF",
+                                "line": {"color": MARK, "width": 1.5}}})
     if target is not None and others and 0 <= target < n:
-        fig.add_trace(go.Scatter(x=[-0.5], y=[target], mode="markers", name=labels.get("target"), cliponaxis=False,
-                                 marker=dict(symbol="triangle-right", size=11, color=MARK),
-                                 hovertemplate="i − j = %{y}<extra></extra>"))
-    style.layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height,
-                 legend=bool(others))
-    _title_under_toolbar(fig, 75)
-    fig.update_layout(legend=dict(orientation="v", x=0.99, xanchor="right", y=0.99, yanchor="top",
-                                  bgcolor="rgba(255,255,255,0.85)"), margin=dict(r=10))
-    fig.update_xaxes(range=[-0.5, n - 0.5])
-    fig.update_yaxes(range=[n - 0.5, -0.5])
-    return fig
+        data.append({"type": "scatter", "x": [-0.5], "y": [target], "mode": "markers", "name": labels.get("target"),
+                     "cliponaxis": False, "marker": {"symbol": "triangle-right", "size": 11, "color": MARK},
+                     "hovertemplate": ALIAS_HOVER})
+    lay = layout(labels, height=height, showlegend=bool(others),
+                 legend={"orientation": "v", "x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top",
+                         "bgcolor": "rgba(255,255,255,0.85)"},
+                 xaxis={"range": [-0.5, n - 0.5]}, yaxis={"range": [n - 0.5, -0.5]})
+    if shapes:
+        lay["shapes"] = shapes
+    return figure(data, lay)
 
 
 def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
@@ -168,18 +189,17 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
     labels: "title", "subtitle" (optional), "x", "y", "tol", "alias", "train"."""
     e = style.f32(error)
     x = np.arange(len(e), dtype=np.float32)
-    fig = go.Figure(go.Scatter(x=x, y=e, mode="lines", showlegend=False, line=dict(color=style.PALETTE[0], width=1.5),
-                               hovertemplate="Δ = %{x}<br>e = %{y:.1f}°<extra></extra>"))
     idx = np.asarray(aliases, dtype=int)
-    fig.add_trace(go.Scatter(x=x[idx], y=e[idx], mode="markers", name=labels.get("alias"),
-                             marker=dict(color=MARK, size=10, symbol="circle"),
-                             hovertemplate="Δ = %{x}<br>e = %{y:.1f}°<extra></extra>"))
-    fig.add_hline(y=tol, line=dict(color="#000000", width=1.5, dash="dash"))
-    fig.add_annotation(x=len(e) - 1, y=tol, text=labels.get("tol"), showarrow=False, xanchor="right",
-                       yanchor="bottom", font=dict(size=13), bgcolor="rgba(255,255,255,0.7)")
-    _train_region(fig, train_length, labels.get("train"))
-    _titled(fig, labels, height)
-    fig.update_yaxes(range=[0, 185], tickvals=[0, 45, 90, 135, 180])
-    fig.update_xaxes(range=[-0.5, len(e) - 0.5])
-    _legend_below(fig)
-    return fig
+    hover = "Δ = %{x}<br>e = %{y:.1f}°<extra></extra>"
+    data = [{"type": "scatter", "x": x, "y": e, "mode": "lines", "showlegend": False,
+             "line": {"color": style.PALETTE[0], "width": 1.5}, "hovertemplate": hover},
+            {"type": "scatter", "x": x[idx], "y": e[idx], "mode": "markers", "name": labels.get("alias"),
+             "marker": {"color": MARK, "size": 10, "symbol": "circle"}, "hovertemplate": hover}]
+    shapes, notes = _train_region(train_length, labels.get("train"))
+    shapes.insert(0, {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": tol, "y1": tol, "yref": "y",
+                      "line": {"color": "#000000", "width": 1.5, "dash": "dash"}})
+    notes.insert(0, {"x": len(e) - 1, "y": tol, "text": labels.get("tol"), "showarrow": False, "xanchor": "right",
+                     "yanchor": "bottom", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"})
+    return figure(data, layout(labels, height=height, shapes=shapes, annotations=notes, legend=LEGEND_BELOW,
+                               yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
+                               xaxis={"range": [-0.5, len(e) - 0.5]}))

@@ -3,6 +3,8 @@
 Arrays and one `labels` dict in, go.Figure out. Every figure is one panel: the page sets compared
 panels side by side in st.columns (stacked on a phone) and passes their shared colour range.
 Token labels are user text and are HTML-escaped (plotly reads a few tags in labels).
+The figures are written as plain dicts and wrapped without plotly's validation (it costs ~20x the
+build; tests/figures/test_figures_overview.py validates every builder).
 """
 import math
 
@@ -13,20 +15,49 @@ from posviz.figures import panels, style
 
 PANEL_HEIGHT = 420
 FLOOR = 1e-9          # the log axis of the bar chart draws an exact 0 here (the CSV keeps the 0)
+# spelled out, as plotly.py's validation (skipped here) expands it once: plotly.js does not know "RdBu_r"
+DIVERGING = [list(stop) for stop in go.Heatmap(colorscale=style.DIVERGING).colorscale]
 
 
-def _clear_top(fig, narrow=False):
-    """The title (set by style.layout) under plotly's toolbar, which a touch screen always shows, and
-    wrapped so that it never runs off a phone: panels.title_on_top. `narrow`: a panel in a narrow column."""
-    return panels.title_on_top(fig, fig.layout.title.text, width=panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH)
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
 
 
-def _legend_below(fig, rows=2):
-    """Horizontal legend at the very bottom of the figure, under the x axis title, with room for
-    `rows` lines of entries when it wraps on a phone."""
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
-                      margin=dict(b=70 + 26 * rows))
-    return fig
+def layout(title, *, height, x=None, y=None, legend=True, narrow=False, legend_rows=None, **extra):
+    """The house layout (style.layout) as a dict with the title under plotly's toolbar, which a touch
+    screen always shows, wrapped so that it never runs off a phone (panels.title_on_top; `narrow`: a
+    panel in a narrow column). legend_rows: a horizontal legend at the very bottom of the figure, under
+    the x axis title, with room for that many rows of entries when it wraps on a phone. `extra` merges
+    into it (axis and margin dicts one level deep)."""
+    text = panels.wrap(title, panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = panels.MODEBAR_PX + panels.MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    lay = {"font": style.FONT, "height": height, "showlegend": legend, "margin": {"l": 60, "r": 20, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
+    if text:
+        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": panels.TITLE_PX}}
+    if legend_rows is not None:
+        lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
+        lay["margin"]["b"] = 70 + 26 * legend_rows
+    for name, label in (("xaxis", x), ("yaxis", y)):
+        if label is not None:
+            lay[name] = {"title": {"text": label}}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    lay["margin"]["t"] = top + panels.LINE_PX * lines + (6 if lines else 0)
+    return lay
+
+
+def _vline(x, line):
+    """fig.add_vline as a shape dict."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+
+
+def _hline(y, line):
+    """fig.add_hline as a shape dict."""
+    return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
 
 
 def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
@@ -35,16 +66,18 @@ def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
     for colour, and a symmetric range of its own to their difference. labels: title, x, y, value."""
     z = style.f32(z)
     lo, hi = (float(v) for v in zrange)
-    fig = go.Figure(style.heatmap(z, x=np.arange(z.shape[1]), y=panels.token_labels(tokens), zmin=lo, zmax=hi,
-                                  colorbar_title=labels["value"],
-                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>"))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=height, legend=False)
+    zd, ri, ci = style.decimate_2d(z)
     # a horizontal colour bar at the bottom: three panels side by side keep their width for the data
-    fig.data[0].colorbar.update(orientation="h", x=0.5, xanchor="center", yref="container", y=0, yanchor="bottom",
-                                len=0.9, thickness=10, nticks=3, title=dict(text=labels["value"], side="right"))
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_layout(margin=dict(l=10, r=20, b=120))   # the axes' automargin makes room for the token labels
-    return _clear_top(fig, narrow=True)
+    tr = {"type": "heatmap", "z": zd, "x": np.arange(z.shape[1])[ci], "y": [panels.token_labels(tokens)[i] for i in ri],
+          "colorscale": DIVERGING, "zmin": lo, "zmax": hi, "zmid": 0.0, "showscale": True,
+          "hovertemplate": labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>",
+          "colorbar": {"title": {"text": labels["value"], "side": "right"}, "orientation": "h", "x": 0.5,
+                       "xanchor": "center", "yref": "container", "y": 0, "yanchor": "bottom", "len": 0.9,
+                       "thickness": 10, "nticks": 3}}
+    # the axes' automargin makes room for the token labels
+    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=height, legend=False, narrow=True,
+                               yaxis={"autorange": "reversed", "type": "category"},
+                               margin={"l": 10, "r": 20, "b": 120}))
 
 
 def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
@@ -52,16 +85,13 @@ def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
     drawn at `floor`, the CSV and the hover keep the real number). labels: title, y, nomask, causal."""
     real = np.asarray(table, dtype=np.float64)
     drawn = np.maximum(real, floor)
-    fig = go.Figure()
-    for j, lab in enumerate((labels["nomask"], labels["causal"])):
-        fig.add_trace(go.Bar(x=list(method_labels), name=lab, marker_color=style.PALETTE[j],
-                             **style.real_values("y", style.f32(drawn[:, j]), real[:, j]),
-                             hovertemplate="%{x}<br>%{customdata:.3g}<extra>" + lab + "</extra>"))
-    fig.add_hline(y=1e-5, line=dict(color="#555555", dash="dot", width=1.5))
-    style.layout(fig, title=labels["title"], y_title=labels["y"], height=420)
-    _legend_below(_clear_top(fig), rows=1)
-    fig.update_yaxes(type="log", range=[math.log10(floor) - 0.5, 1.0], exponentformat="power")
-    return fig
+    data = [{"type": "bar", "x": list(method_labels), "name": lab, "marker": {"color": style.PALETTE[j]},
+             **style.real_values("y", style.f32(drawn[:, j]), real[:, j]),
+             "hovertemplate": "%{x}<br>%{customdata:.3g}<extra>" + lab + "</extra>"}
+            for j, lab in enumerate((labels["nomask"], labels["causal"]))]
+    return figure(data, layout(labels["title"], y=labels["y"], height=420, legend_rows=1,
+                               shapes=[_hline(1e-5, {"color": "#555555", "dash": "dot", "width": 1.5})],
+                               yaxis={"type": "log", "range": [math.log10(floor) - 0.5, 1.0], "exponentformat": "power"}))
 
 
 def _q(s):
@@ -104,28 +134,25 @@ def seat_integer(p, integer, normalised, train_length, *, labels, height=440):
     """A bare integer p (unbounded, one scale) and p / L_train (leaves [0, 1] past training) on a log
     axis, with the training length and the size of an embedding entry marked.
     labels: title, x, int, norm, train, emb."""
-    fig = go.Figure()
+    data = []
     for y, name, color in ((integer, labels["int"], style.PALETTE[7]), (normalised, labels["norm"], style.PALETTE[0])):
         xs, ys = style.line_xy(p, y)
-        fig.add_trace(go.Scatter(x=xs, y=ys, name=name, line=dict(color=color, width=2.5)))
-    fig.add_vline(x=train_length, line=dict(color="#555555", dash="dash"))
-    fig.add_hline(y=1, line=dict(color="#555555", dash="dot"))
-    fig.add_annotation(x=train_length, y=1, xref="x", yref="y domain", text=labels["train"], showarrow=False,
-                       xanchor="left", yanchor="top")
-    fig.add_annotation(x=1, y=0, xref="x domain", yref="y", text=labels["emb"], showarrow=False,
-                       xanchor="right", yanchor="top")
-    style.layout(fig, title=labels["title"], x_title=labels["x"], height=height)
-    fig.update_yaxes(type="log", dtick=1, exponentformat="power")
-    return _legend_below(_clear_top(fig), rows=2)
+        data.append({"type": "scatter", "x": xs, "y": ys, "name": name, "line": {"color": color, "width": 2.5}})
+    shapes = [_vline(train_length, {"color": "#555555", "dash": "dash"}), _hline(1, {"color": "#555555", "dash": "dot"})]
+    notes = [{"x": train_length, "y": 1, "xref": "x", "yref": "y domain", "text": labels["train"], "showarrow": False,
+              "xanchor": "left", "yanchor": "top"},
+             {"x": 1, "y": 0, "xref": "x domain", "yref": "y", "text": labels["emb"], "showarrow": False,
+              "xanchor": "right", "yanchor": "top"}]
+    return figure(data, layout(labels["title"], x=labels["x"], height=height, legend_rows=2, shapes=shapes,
+                               annotations=notes, yaxis={"type": "log", "dtick": 1, "exponentformat": "power"}))
 
 
 def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
     """Three sinusoid channels sin(p w): bounded, several scales. sinusoids [3, P]. labels: title, x."""
-    fig = go.Figure()
+    data = []
     for k, (w, y) in enumerate(zip(omegas, sinusoids)):
         xs, ys = style.line_xy(p, y)
-        fig.add_trace(go.Scatter(x=xs, y=ys, name=f"sin({w:g}·p)", line=dict(color=style.PALETTE[(1, 2, 4)[k % 3]],
-                                                                             width=2)))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], height=height)
-    fig.update_yaxes(range=[-1.15, 1.15])
-    return _legend_below(_clear_top(fig), rows=2)
+        data.append({"type": "scatter", "x": xs, "y": ys, "name": f"sin({w:g}·p)",
+                     "line": {"color": style.PALETTE[(1, 2, 4)[k % 3]], "width": 2}})
+    return figure(data, layout(labels["title"], x=labels["x"], height=height, legend_rows=2,
+                               yaxis={"range": [-1.15, 1.15]}))

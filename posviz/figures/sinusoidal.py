@@ -2,6 +2,8 @@
 
 Every figure is a single panel: where the page compares two panels it draws each as its own figure
 inside st.columns (which stack on a phone), with the colour range fixed explicitly (PE in [-1, 1]).
+The figures are written as plain dicts and wrapped without plotly's validation (it costs ~20x the
+build; tests/figures/test_figures_sinusoidal.py validates every builder).
 """
 import numpy as np
 import plotly.graph_objects as go
@@ -16,27 +18,72 @@ MAX_POSITIONS_SHOWN = 160   # also keeps the CSV under each figure quick to buil
 MAX_LAYOUT_POSITIONS = 96
 PE_RANGE = (-1.0, 1.0)      # every PE entry is a sine or a cosine: one fixed scale for every panel
 HEIGHT = 440
+# spelled out, as plotly.py's validation (skipped here) expands it once: plotly.js does not know "RdBu_r"
+DIVERGING = [list(stop) for stop in go.Heatmap(colorscale=style.DIVERGING).colorscale]
 
 
-def _clear_top(fig, narrow=False):
-    """The title (set by style.layout) under plotly's toolbar, which a touch screen always shows, and
-    wrapped so that it never runs off a phone: panels.title_on_top. `narrow`: a panel in a narrow column."""
-    return panels.title_on_top(fig, fig.layout.title.text, width=panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH)
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
 
 
-def _legend_below(fig, rows=2):
-    """Horizontal legend at the very bottom of the figure, under the x axis title (never over the curves
-    or the axis title), with room for `rows` lines of entries when it wraps on a phone."""
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
-                      margin=dict(b=70 + 26 * rows))
-    return fig
+def layout(title, *, height, x=None, y=None, legend=True, narrow=False, legend_rows=None, **extra):
+    """The house layout (style.layout) as a dict with the title under plotly's toolbar, which a touch
+    screen always shows, wrapped so that it never runs off a phone (panels.title_on_top; `narrow`: a
+    panel in a narrow column). legend_rows: a horizontal legend at the very bottom of the figure, under
+    the x axis title (never over the curves or the axis title), with room for that many rows of entries
+    when it wraps on a phone. `extra` merges into it (axis dicts one level deep)."""
+    text = panels.wrap(title, panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = panels.MODEBAR_PX + panels.MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    lay = {"font": style.FONT, "height": height, "showlegend": legend,
+           "margin": {"l": 60, "r": 20, "t": top + panels.LINE_PX * lines + (6 if lines else 0), "b": 55},
+           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
+    if text:
+        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": panels.TITLE_PX}}
+    if legend_rows is not None:
+        lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
+        lay["margin"]["b"] = 70 + 26 * legend_rows
+    for name, label in (("xaxis", x), ("yaxis", y)):
+        if label is not None:
+            lay[name] = {"title": {"text": label}}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    return lay
 
 
-def _square(fig):
-    """Equal units on x and y without padding the axis ranges (the heatmap keeps its own extent)."""
-    fig.update_xaxes(constrain="domain")
-    fig.update_yaxes(scaleanchor="x", constrain="domain")
-    return fig
+def heatmap(z, *, x=None, y=None, zmin=None, zmax=None, colorbar_title=None, text=None, hover, showscale=True,
+            colorbar=True):
+    """style.heatmap as a dict: a decimated float32 heatmap on the diverging scale (zmid 0). x, y: the
+    coordinates of the columns / rows (default 0..n-1), decimated with z; text: per-cell labels, used
+    only when the heatmap is small (<= 400 cells); colorbar: the panels' thin colour bar."""
+    zd, ri, ci = style.decimate_2d(z)
+    xs = np.arange(np.shape(z)[1]) if x is None else np.asarray(x)
+    ys = np.arange(np.shape(z)[0]) if y is None else np.asarray(y)
+    tr = {"type": "heatmap", "z": zd, "x": xs[ci], "y": ys[ri], "colorscale": DIVERGING, "zmid": 0.0,
+          "hovertemplate": hover, "showscale": showscale, "colorbar": {}}
+    tr.update({k: v for k, v in (("zmin", zmin), ("zmax", zmax)) if v is not None})
+    if colorbar_title is not None:
+        tr["colorbar"]["title"] = {"text": colorbar_title}
+    if colorbar:
+        tr["colorbar"].update(len=0.85, thickness=14)
+    if text is not None and zd.size <= 400:
+        tr.update(text=np.asarray(text)[np.ix_(ri, ci)], texttemplate="%{text}")
+    return tr
+
+
+def _vline(x, line):
+    """fig.add_vline as a shape dict."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+
+
+def _hline(y, line):
+    """fig.add_hline as a shape dict."""
+    return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
+
+
+SQUARE = {"xaxis": {"constrain": "domain"}, "yaxis": {"scaleanchor": "x", "constrain": "domain"}}   # equal units
 
 
 def waveforms(pe, dims, *, position=None, labels):
@@ -48,19 +95,17 @@ def waveforms(pe, dims, *, position=None, labels):
     pe = style.f32(pe)
     length, dim = pe.shape
     x = np.arange(length)
-    fig = go.Figure()
+    data = []
     shown = [d for d in dict.fromkeys(int(d) for d in dims) if 0 <= d < dim][:MAX_WAVES]
     for k, d in enumerate(shown):
         xs, ys = style.line_xy(x, pe[:, d])
         kind = labels["sin"] if d % 2 == 0 else labels["cos"]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=labels["dim"].format(d=d, kind=kind),
-                                 line=dict(width=2.2, color=style.PALETTE[k % len(style.PALETTE)])))
+        data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": labels["dim"].format(d=d, kind=kind),
+                     "line": {"width": 2.2, "color": style.PALETTE[k % len(style.PALETTE)]}})
+    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=3, yaxis={"range": [-1.1, 1.1]})
     if position is not None and 0 <= position < length:
-        fig.add_vline(x=position, line=dict(color="#555555", dash="dash", width=1.5))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460)
-    _legend_below(_clear_top(fig), rows=3)
-    fig.update_yaxes(range=[-1.1, 1.1])
-    return fig
+        lay["shapes"] = [_vline(position, {"color": "#555555", "dash": "dash", "width": 1.5})]
+    return figure(data, lay)
 
 
 def fingerprint_table(pe, position, *, labels):
@@ -69,15 +114,13 @@ def fingerprint_table(pe, position, *, labels):
     pe = style.f32(pe)
     length, dim = pe.shape
     keep = style.decimate_axis(length, MAX_POSITIONS_SHOWN)
-    fig = go.Figure(style.heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1],
-                                  colorbar_title=labels["value"],
-                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}"))
+    tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1], colorbar_title=labels["value"],
+                 hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
+    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=HEIGHT, legend=False,
+                 yaxis={"autorange": "reversed"})
     if 0 <= position < length:
-        fig.add_vline(x=position, line=dict(color="#111111", width=2))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=HEIGHT, legend=False)
-    fig.data[0].colorbar.update(len=0.85, thickness=14)
-    fig.update_yaxes(autorange="reversed")
-    return _clear_top(fig)
+        lay["shapes"] = [_vline(position, {"color": "#111111", "width": 2})]
+    return figure([tr], lay)
 
 
 def fingerprint_column(values, *, labels):
@@ -85,15 +128,11 @@ def fingerprint_column(values, *, labels):
     `fingerprint_table`. labels: title, y."""
     fp = style.f32(values)
     dim = len(fp)
-    colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0])
-    fig = go.Figure(go.Bar(x=fp, y=np.arange(dim), orientation="h", marker_color=list(colors),
-                           name=labels["title"], showlegend=False,
-                           hovertemplate=labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"))
-    style.layout(fig, title=labels["title"], x_title="PE", y_title=labels["y"], height=HEIGHT,
-                 legend=False)
-    fig.update_xaxes(range=[-1.1, 1.1])
-    fig.update_yaxes(autorange="reversed")
-    return _clear_top(fig, narrow=True)
+    colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0]).tolist()
+    tr = {"type": "bar", "x": fp, "y": np.arange(dim), "orientation": "h", "marker": {"color": colors},
+          "name": labels["title"], "showlegend": False, "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
+    return figure([tr], layout(labels["title"], x="PE", y=labels["y"], height=HEIGHT, legend=False, narrow=True,
+                               xaxis={"range": [-1.1, 1.1]}, yaxis={"autorange": "reversed"}))
 
 
 def similarity(sim, *, labels, offset=0):
@@ -103,12 +142,10 @@ def similarity(sim, *, labels, offset=0):
     zmin, zmax = style.symmetric_range(sim)
     keep = style.decimate_axis(n, MAX_POSITIONS_SHOWN)
     pos = np.arange(offset, offset + n)[keep]
-    fig = go.Figure(style.heatmap(sim[np.ix_(keep, keep)], x=pos, y=pos, zmin=zmin, zmax=zmax, colorbar_title="PE·PE",
-                                  hover="m=%{y}<br>n=%{x}<br>PE(m)·PE(n)=%{z:.3f}"))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=520, legend=False)
-    fig.data[0].colorbar.update(len=0.85, thickness=14)
-    fig.update_yaxes(autorange="reversed")
-    return _square(_clear_top(fig))
+    tr = heatmap(sim[np.ix_(keep, keep)], x=pos, y=pos, zmin=zmin, zmax=zmax, colorbar_title="PE·PE",
+                 hover="m=%{y}<br>n=%{x}<br>PE(m)·PE(n)=%{z:.3f}")
+    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend=False,
+                               xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
 def dot_vs_offset(dots, anchored, anchors, *, labels):
@@ -116,51 +153,44 @@ def dot_vs_offset(dots, anchored, anchors, *, labels):
     PE(m)·PE(m + Delta) for a few anchors m (markers): they coincide."""
     dots = style.f32(dots)
     delta = np.arange(len(dots))
-    fig = go.Figure()
     xs, ys = style.line_xy(delta, dots)
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=labels["formula"],
-                             line=dict(color=style.PALETTE[7], width=2.5)))
+    data = [{"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": labels["formula"],
+             "line": {"color": style.PALETTE[7], "width": 2.5}}]
     symbols = ["circle-open", "x-thin-open", "diamond-open", "square-open"]
     step = max(1, len(dots) // 60)
     for k, (m, row) in enumerate(zip(anchors, style.f32(anchored))):
         idx = np.arange(0, len(row), step)
-        fig.add_trace(go.Scatter(x=delta[idx].astype(np.float32), y=row[idx], mode="markers",
-                                 name=labels["anchor"].format(m=m),
-                                 marker=dict(symbol=symbols[k % len(symbols)], size=8,
-                                             color=style.PALETTE[(k + 1) % len(style.PALETTE)],
-                                             line=dict(width=1.6))))
-    fig.add_hline(y=0, line=dict(color="#999999", width=1))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=520)
-    return _legend_below(_clear_top(fig), rows=4)
+        data.append({"type": "scatter", "x": delta[idx].astype(np.float32), "y": row[idx], "mode": "markers",
+                     "name": labels["anchor"].format(m=m),
+                     "marker": {"symbol": symbols[k % len(symbols)], "size": 8,
+                                "color": style.PALETTE[(k + 1) % len(style.PALETTE)], "line": {"width": 1.6}}})
+    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend_rows=4,
+                 shapes=[_hline(0, {"color": "#999999", "width": 1})])
+    return figure(data, lay)
 
 
 def shift_matrix(m, *, labels):
     """The top-left corner of M(Delta) (block diagonal, one 2x2 rotation per pair). labels: title ({k})."""
     m = style.f32(m)
     k = min(MAX_ROTATION_DIMS, m.shape[0])
-    fig = go.Figure(style.heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M",
-                                  text=np.round(m[:k, :k], 2) if k <= 8 else None,
-                                  hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}"))
-    style.layout(fig, title=labels["title"].format(k=k), height=HEIGHT, legend=False)
-    fig.data[0].colorbar.update(len=0.85, thickness=14)
-    fig.update_yaxes(autorange="reversed")
-    return _square(_clear_top(fig, narrow=True))
+    tr = heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M", text=np.round(m[:k, :k], 2) if k <= 8 else None,
+                 hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}")
+    return figure([tr], layout(labels["title"].format(k=k), height=HEIGHT, legend=False, narrow=True,
+                               xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
 def shift_vectors(pe_p, rotated, target, *, labels):
     """PE(p), PE(p+Delta) and M(Delta)·PE(p) per dimension: the markers sit on the target line.
     labels: title, x, pe_p, target, rotated."""
     d = np.arange(len(pe_p))
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=d, y=style.f32(pe_p), mode="lines", name=labels["pe_p"],
-                             line=dict(color=style.PALETTE[5], width=1.5, dash="dot")))
-    fig.add_trace(go.Scatter(x=d, y=style.f32(target), mode="lines", name=labels["target"],
-                             line=dict(color=style.PALETTE[7], width=2.5)))
-    fig.add_trace(go.Scatter(x=d, y=style.f32(rotated), mode="markers", name=labels["rotated"],
-                             marker=dict(color=style.PALETTE[1], size=7, symbol="circle-open", line=dict(width=2))))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title="PE", height=HEIGHT)
-    fig.update_yaxes(range=[-1.1, 1.1])
-    return _legend_below(_clear_top(fig), rows=2)
+    data = [{"type": "scatter", "x": d, "y": style.f32(pe_p), "mode": "lines", "name": labels["pe_p"],
+             "line": {"color": style.PALETTE[5], "width": 1.5, "dash": "dot"}},
+            {"type": "scatter", "x": d, "y": style.f32(target), "mode": "lines", "name": labels["target"],
+             "line": {"color": style.PALETTE[7], "width": 2.5}},
+            {"type": "scatter", "x": d, "y": style.f32(rotated), "mode": "markers", "name": labels["rotated"],
+             "marker": {"color": style.PALETTE[1], "size": 7, "symbol": "circle-open", "line": {"width": 2}}}]
+    return figure(data, layout(labels["title"], x=labels["x"], y="PE", height=HEIGHT, legend_rows=2,
+                               yaxis={"range": [-1.1, 1.1]}))
 
 
 def shift_blocks_latex(blocks):
@@ -179,30 +209,24 @@ def hand_circle(pe, *, labels):
     pe = style.f32(pe)
     n = len(pe)
     t = np.linspace(0, 2 * np.pi, 121)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=np.cos(t).astype(np.float32), y=np.sin(t).astype(np.float32), mode="lines",
-                             line=dict(color="#bbbbbb", width=1), hoverinfo="skip", showlegend=False))
     # x axis = cos (second coordinate), y axis = sin (first): angle p*w counted from the top.
-    fig.add_trace(go.Scatter(x=pe[:, 1], y=pe[:, 0], mode="markers+text", text=[f"p={p}" for p in range(n)],
-                             textposition="middle right", marker=dict(size=14, color=style.PALETTE[:n]),
-                             showlegend=False, hovertemplate="sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"))
-    style.layout(fig, title=labels["title"], x_title="cos(pω)", y_title="sin(pω)", height=400, legend=False)
-    fig.update_xaxes(range=[-1.6, 1.6])
-    fig.update_yaxes(range=[-1.3, 1.3], scaleanchor="x")
-    return _clear_top(fig, narrow=True)
+    data = [{"type": "scatter", "x": np.cos(t).astype(np.float32), "y": np.sin(t).astype(np.float32), "mode": "lines",
+             "line": {"color": "#bbbbbb", "width": 1}, "hoverinfo": "skip", "showlegend": False},
+            {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text", "text": [f"p={p}" for p in range(n)],
+             "textposition": "middle right", "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
+             "hovertemplate": "sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"}]
+    return figure(data, layout(labels["title"], x="cos(pω)", y="sin(pω)", height=400, legend=False, narrow=True,
+                               xaxis={"range": [-1.6, 1.6]}, yaxis={"range": [-1.3, 1.3], "scaleanchor": "x"}))
 
 
 def hand_dots(dots, *, labels):
     """The dot products PE(m)·PE(n) = cos((m-n) w) of the hand table, with their values. labels: title."""
     dots = style.f32(dots)
     n = len(dots)
-    fig = go.Figure(style.heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)],
-                                  zmin=-1, zmax=1, text=np.round(dots, 2), colorbar_title="cos((m−n)ω)",
-                                  hover="%{y}, %{x}<br>%{z:.0f}"))
-    style.layout(fig, title=labels["title"], height=400, legend=False)
-    fig.data[0].colorbar.update(len=0.85, thickness=14)
-    fig.update_yaxes(autorange="reversed")
-    return _clear_top(fig, narrow=True)
+    tr = heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)], zmin=-1, zmax=1,
+                 text=np.round(dots, 2), colorbar_title="cos((m−n)ω)", hover="%{y}, %{x}<br>%{z:.0f}")
+    tr["x"], tr["y"] = tr["x"].tolist(), tr["y"].tolist()       # category labels, as plotly sends them
+    return figure([tr], layout(labels["title"], height=400, legend=False, narrow=True, yaxis={"autorange": "reversed"}))
 
 
 def layout_table(pe, *, labels, colorbar=True):
@@ -210,14 +234,10 @@ def layout_table(pe, *, labels, colorbar=True):
     the interleaved and the concat panel compare colour for colour. labels: title, x, y."""
     pe = style.f32(pe)
     keep = style.decimate_axis(pe.shape[0], MAX_LAYOUT_POSITIONS)
-    fig = go.Figure(style.heatmap(pe[keep], y=keep, zmin=PE_RANGE[0], zmax=PE_RANGE[1], showscale=colorbar,
-                                  colorbar_title="PE",
-                                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}"))
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=400, legend=False)
-    if colorbar:
-        fig.data[0].colorbar.update(len=0.85, thickness=14)
-    fig.update_yaxes(autorange="reversed")
-    return _clear_top(fig)
+    tr = heatmap(pe[keep], y=keep, zmin=PE_RANGE[0], zmax=PE_RANGE[1], showscale=colorbar, colorbar_title="PE",
+                 colorbar=colorbar, hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
+    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=400, legend=False,
+                               yaxis={"autorange": "reversed"}))
 
 
 def modulo_rows(length, max_length, rows_modulo, *, labels):
@@ -225,18 +245,21 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
     (sawtooth p mod M). The shaded band is the region with no row."""
     rows = style.f32(rows_modulo)
     p = np.arange(length, dtype=np.float32)
-    fig = go.Figure()
     ok = p[p < max_length]
-    fig.add_trace(go.Scatter(x=ok, y=ok, mode="lines", name=labels["correct"],
-                             line=dict(color=style.PALETTE[2], width=4)))
     xs, ys = style.line_xy(p, rows)
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers" if length <= 200 else "lines",
-                             name=labels["modulo"], line=dict(color=style.PALETTE[3], width=2, dash="dot"),
-                             marker=dict(size=5)))
-    if length > max_length:
-        fig.add_vrect(x0=max_length - 0.5, x1=length - 0.5, fillcolor=style.PALETTE[3], opacity=0.08,
-                      line_width=0, annotation_text=labels["no_row"], annotation_position="top left")
-    fig.add_hline(y=max_length - 1, line=dict(color="#777777", dash="dash", width=1),
-                  annotation_text=labels["last_row"].format(r=max_length - 1), annotation_position="top left")
-    style.layout(fig, title=labels["title"], x_title=labels["x"], y_title=labels["y"], height=460)
-    return _legend_below(_clear_top(fig), rows=2)
+    data = [{"type": "scatter", "x": ok, "y": ok, "mode": "lines", "name": labels["correct"],
+             "line": {"color": style.PALETTE[2], "width": 4}},
+            {"type": "scatter", "x": xs, "y": ys, "mode": "lines+markers" if length <= 200 else "lines",
+             "name": labels["modulo"], "line": {"color": style.PALETTE[3], "width": 2, "dash": "dot"},
+             "marker": {"size": 5}}]
+    shapes, notes = [], []
+    if length > max_length:   # fig.add_vrect(..., annotation_position="top left")
+        shapes.append({"type": "rect", "x0": max_length - 0.5, "x1": length - 0.5, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "fillcolor": style.PALETTE[3], "opacity": 0.08, "line": {"width": 0}})
+        notes.append({"text": labels["no_row"], "showarrow": False, "x": max_length - 0.5, "xref": "x", "xanchor": "left",
+                      "y": 1, "yref": "y domain", "yanchor": "top"})
+    shapes.append(_hline(max_length - 1, {"color": "#777777", "dash": "dash", "width": 1}))
+    notes.append({"text": labels["last_row"].format(r=max_length - 1), "showarrow": False, "x": 0, "xref": "x domain",
+                  "xanchor": "left", "y": max_length - 1, "yref": "y", "yanchor": "bottom"})
+    return figure(data, layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=2,
+                               shapes=shapes, annotations=notes))

@@ -32,6 +32,8 @@ EN = {
     "w.sin_M.help": "The learned table has rows for positions 0 … M−1 only.",
     "w.sin_learned_L": "Sequence length L fed to the learned table",
     "w.sin_learned_L.help": "Try L = M (works) and L = M + 1 (no row for position M: the module refuses, the hard boundary).",
+    "w.sin_by_hand": "Work it out by hand: the table, the unit circle and every dot product",
+    "w.sin_column_order": "Show both column orders side by side",
 
     # 1 waveforms
     "sinusoidal.waves.h": "1 · Clock hands at different speeds",
@@ -261,6 +263,8 @@ ZH = {
     "w.sin_M.help": "学习式位置表只有位置 0 … M−1 这些行。",
     "w.sin_learned_L": "输入学习式位置表的序列长度 L",
     "w.sin_learned_L.help": "试试 L = M（正常）和 L = M + 1（位置 M 没有对应行：模块拒绝执行，这就是硬边界）。",
+    "w.sin_by_hand": "动手算一遍：表格、单位圆和全部点积",
+    "w.sin_column_order": "并排显示两种列顺序",
 
     "sinusoidal.waves.h": "1 · 转速不同的时钟指针",
     "sinusoidal.waves.md": (

@@ -1,16 +1,21 @@
 r"""Views of the "train short, test long" page (app_pages/length.py): the shipped per-bucket results, attention
 maps of the shipped tiny models, the T5 last bucket and the RoPE phase-aliasing finder.
 
-Plain arguments in; plain numbers, lists, dicts and numpy arrays out (cached).
+Plain arguments in; plain numbers, lists, dicts and numpy arrays out (cached). The page calls one view
+per group of controls (`shipped`, `main_plot`, `maps`, `alias_finder`, `entropy_curves`, `t5_far`):
+every cache hit costs a fraction of a millisecond, so they bundle the smaller views below them.
 """
 import math
 
 import numpy as np
+import torch
 
 from posviz.pe.relative import t5_bucket_ranges
 from posviz.pe.rope import rope_inv_freq
 from posviz.tinylm import evaluate
 from posviz.tinylm import model as tiny
+from posviz.tinylm.task import make_batch
+from posviz.validate import check_int
 from posviz.views import cached
 
 VARIANTS = evaluate.VARIANTS
@@ -64,6 +69,15 @@ def chance_level(vocab_size):
 
 
 @cached
+def main_plot(metric, shown, live_variant=None):
+    """The main plot's numbers: dict(series = curves(metric, shown, live_variant), reference, y_range =
+    reference(metric, series))."""
+    series = curves(metric, shown, live_variant)
+    ref = reference(metric, series)
+    return dict(series=series, reference=ref["values"], y_range=ref["y_range"])
+
+
+@cached
 def reference(metric, series):
     """The grey reference line and the y range of the main plot: chance for accuracy; for loss no
     line and 0 .. a little above the largest finite value of `series` ({variant: [value or None]})."""
@@ -99,10 +113,41 @@ def entropy_curves(layer, shown):
     return dict(series=out, uniform=uniform_entropy(res["buckets"]))
 
 
-@cached(max_entries=24)
+@cached(max_entries=8, shared=True)
+def attention_heads(variant, length):
+    """Attention probabilities of every head on one evaluation sequence, from ONE forward pass ->
+    float32 [n_layers, n_heads, L, L] (at most 8 MB). Head for head what evaluate.attention_map returns
+    (the same model, position settings and sequence; a test checks every head), so that moving the
+    head or layer slider reads a cached map instead of running the model again. Shared, not copied
+    on every hit: its readers (figures, offset_weights, far_weight) never write to it."""
+    model = tiny.load_model(evaluate.base_method(variant))
+    length = check_int("length", length, 8, evaluate.MAX_EVAL_LENGTH)
+    kw = evaluate.prepare(model, variant, length)
+    try:
+        x, _ = make_batch(1, length, vocab_size=model.cfg.vocab_size, seed=evaluate.EVAL_SEED + 7 * 10**6)  # [1,L]
+        with torch.no_grad():
+            _, maps = model(x, return_attention=True, **kw)                             # n_layers x [1,H,L,L]
+    finally:
+        model.rope_override = None
+    return torch.cat(maps).numpy().astype(np.float32)                                   # [n_layers,H,L,L]
+
+
+@cached(max_entries=24, shared=True)
 def attention(variant, length, layer, head):
-    """Attention probabilities of one head (layer, head 0-based) on one evaluation sequence -> float32 [L,L]."""
-    return evaluate.attention_map(variant, length, layer, head).numpy().astype(np.float32)
+    """Attention probabilities of one head (layer, head 0-based) on one evaluation sequence -> float32 [L,L]
+    (a slice of attention_heads, shared)."""
+    cfg = tiny.load_manifest()["models"][evaluate.base_method(variant)]["config"]
+    layer = check_int("layer", layer, 0, cfg["n_layers"] - 1)
+    head = check_int("head", head, 0, cfg["n_heads"] - 1)
+    return attention_heads(variant, length)[layer, head]
+
+
+@cached(shared=True)
+def maps(variant, short_length, long_length, layer, head):
+    """The two attention maps of one head (layer, head 1-based), at the training length and at a longer
+    one -> dict(short [l,l], long [L,L]) (the arrays of `attention`, shared)."""
+    return dict(short=attention(variant, short_length, layer - 1, head - 1),
+                long=attention(variant, long_length, layer - 1, head - 1))
 
 
 @cached
@@ -140,6 +185,13 @@ def aliases(target, tol_deg):
     return dict(error=np.degrees(np.asarray(r["error"], dtype=np.float64)).astype(np.float32), aliases=r["aliases"],
                 pairs=r["pairs"], wavelengths=[round(w, 1) for w in r["wavelengths"]],
                 train_length=cfg["max_length"], max_offset=max(LONG), tol=tol_deg)
+
+
+@cached
+def alias_finder(target, tol_deg, length, layer, head):
+    """The phase-alias section in one entry: aliases(target, tol_deg) plus its table for the RoPE head
+    (layer, head 1-based) on the map of `length` (`table`: alias_table)."""
+    return dict(aliases(target, tol_deg), table=alias_table(target, tol_deg, length, layer, head))
 
 
 @cached

@@ -1,6 +1,10 @@
-"""posviz.figures.sinusoidal: trace types, shapes, fixed scales, one panel per figure, payload sizes."""
+"""posviz.figures.sinusoidal: trace types, shapes, fixed scales, one panel per figure, payload sizes, and
+every builder valid plotly (they skip plotly's validation)."""
+import json
+
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from posviz.pe import learned
@@ -156,3 +160,57 @@ def test_payload_sizes():
         figs.modulo_rows(2048, 1024, learned.modulo_position_ids(2048, 1024).numpy(), labels=MOD),
     ]
     assert max(size_kb(f) for f in biggest) < 2048
+
+
+def validated_equals_built(fig):
+    """plotly's validation raises on a wrong property and expands what plotly.js does not know (a named
+    colour scale such as "RdBu_r"): the validated figure must be exactly the one built."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+def every_builder(L, D, base, position, M, LL, title="t"):
+    """Every builder of the module, with each of its options, on one set of page values."""
+    pe = sn.sinusoidal_positions(L, D, base=base).numpy()
+    pe_p, rotated, target, _ = sn.shift_check(5, 3, D, base=base)
+    h_pe, h_dots = sn.single_frequency_table()
+    lab = dict(WAVES, title=title)
+    yield from (
+        figs.waveforms(pe, [0, 1, 62, 999], position=position, labels=lab),
+        figs.waveforms(pe, list(range(D)), labels=lab),
+        figs.fingerprint_table(pe, position, labels=dict(FP, title=title)),
+        figs.fingerprint_column(sn.sinusoidal_positions(1, D, base=base, offset=position).numpy()[0], labels=COLUMN),
+        figs.similarity(sn.similarity_matrix(L, D, base=base).numpy(), labels=dict(SIM, title=title)),
+        figs.dot_vs_offset(sn.dot_by_offset(L - 1, D, base=base).numpy(),
+                           sn.anchored_dot_by_offset([0, 37, 1000], L - 1, D, base=base).numpy(), [0, 37, 1000], labels=DOT),
+        figs.shift_matrix(sn.shift_rotation_matrix(3, D, base=base).numpy(), labels=MATRIX),
+        figs.shift_vectors(pe_p, rotated, target, labels=dict(VECTORS, title=title)),
+        figs.hand_circle(h_pe.numpy(), labels=dict(title=title)), figs.hand_dots(h_dots.numpy(), labels=dict(title=title)),
+        figs.layout_table(pe, labels=LAY),
+        figs.layout_table(sn.sinusoidal_positions(L, D, base=base, layout="concat").numpy(), labels=LAY, colorbar=False),
+        figs.modulo_rows(LL, M, learned.modulo_position_ids(LL, M).numpy(), labels=MOD))
+
+
+LONG_TITLE = "位置编码的指纹：每个位置一列，交错排列 " * 3
+
+
+@pytest.mark.parametrize("values", [(30, 16, 10000.0, 3, 8, 30), (4, 2, 10.0, 9, 16, 16), (100, 64, 1e6, 50, 200, 300),
+                                    (1024, 256, 10000.0, 4096, 1, 2048)])
+@pytest.mark.parametrize("title", ["t", LONG_TITLE])
+def test_every_figure_is_valid_plotly(values, title):
+    """The builders skip plotly's validation for speed: validate what they build here, every builder and
+    option, in lecture mode too (style.presentation, as ui.plot applies it)."""
+    for fig in every_builder(*values, title=title):
+        assert validated_equals_built(fig), fig.layout.title.text
+        go.Figure(style.presentation(fig).to_dict())
+        assert validated_equals_built(fig)
+
+
+def test_titles_wrap_under_the_toolbar():
+    """A long title wraps (panels.wrap) and the top margin grows with its lines, as panels.title_on_top does."""
+    short = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=SIM)
+    long = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=dict(SIM, title=LONG_TITLE))
+    assert short.layout.title.yref == "container" and short.layout.title.text == "t"
+    assert long.layout.title.text.count("<br>") >= 2 and long.layout.margin.t > short.layout.margin.t
+    narrow = figs.shift_matrix(sn.shift_rotation_matrix(3, 4).numpy(), labels=dict(title=LONG_TITLE))
+    assert narrow.layout.title.text.count("<br>") > long.layout.title.text.count("<br>")   # narrow column

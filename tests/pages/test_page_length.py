@@ -4,7 +4,7 @@ import re
 import time
 
 import pytest
-from conftest import assert_clean, figures, open_page
+from conftest import assert_clean, figures, markdown_tables, open_page
 
 from posviz import scenes
 from posviz.figures import length as fl
@@ -96,8 +96,8 @@ def test_alias_finder_overlays_the_rope_map_and_lists_the_aliases():
     assert any(tr["type"] == "scatter" and tr.get("mode") == "lines" for tr in long["data"])   # the diagonals
     md = " ".join(m.value for m in at.markdown)
     assert ", ".join(map(str, al["aliases"])) in md
-    table = at.dataframe[-1].value
-    assert list(table.iloc[:, 0]) == al["aliases"]
+    table = markdown_tables(at)[-1]                                     # one markdown element (wraps on a phone)
+    assert list(table.iloc[:, 0]) == [str(d) for d in al["aliases"]]
     alias_fig = _fig(at, text.EN["length.alias_fig"].format(t=2))
     assert len(alias_fig["data"]) == 2
     # another model: no overlay on its map, and a note why

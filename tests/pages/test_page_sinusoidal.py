@@ -8,15 +8,18 @@ import ast
 import os
 
 import pytest
-from conftest import ROOT, assert_clean, figures, open_page
+from conftest import ROOT, assert_clean, figures, markdown_tables, open_page
 
 from posviz import scenes
 from posviz import text as all_text
 from posviz.text import sinusoidal as text
 from posviz.views import sinusoidal as view
 
-N_FIGURES = 12   # every panel is its own figure (phone-safe): waves, fingerprint ×2, similarity, dot, shift ×2,
-FIG = {name: i for i, name in enumerate(       # hand ×2, layouts ×2, modulo
+N_FIGURES = 8    # every panel is its own figure (phone-safe): waves, fingerprint ×2, similarity, dot, shift ×2, modulo
+FIG = {name: i for i, name in enumerate(
+    ("waves", "fingerprint", "column", "similarity", "dot", "shift", "vectors", "modulo"))}
+DEEP_DIVES = {"sin_by_hand": "true", "sin_column_order": "true"}   # the two lazy boxes, open: hand ×2, layouts ×2
+FIG_OPEN = {name: i for i, name in enumerate(
     ("waves", "fingerprint", "column", "similarity", "dot", "shift", "vectors", "circle", "dots", "interleaved",
      "concat", "modulo"))}
 
@@ -53,13 +56,35 @@ def test_page_renders_clean(lang):
     table = text.EN if lang == "en" else text.ZH
     assert table["sinusoidal.fig.waves.title"] in _titles(figs)
     md = " ".join(m.value for m in at.markdown)
-    assert table["sinusoidal.hand.facts"][:20] in md
+    assert table["sinusoidal.hand.md"][:20] in md and table["sinusoidal.hand.facts"][:20] not in md   # box closed
     assert any(table["sinusoidal.sim.warn"][:20] in w.value for w in at.warning)
     assert len(at.success) == 1                                         # L = max_length by default: works
     assert not _boundary(at)
+    assert [e.label for e in at.expander if e.label in (table["w.sin_by_hand"], table["w.sin_column_order"])] == [
+        table["w.sin_by_hand"], table["w.sin_column_order"]]            # the two deep dives, closed
     (methods,) = at.table                                               # the reference table fits a phone
     first_column = list(view.markdown_table(table["sinusoidal.table.md"])["columns"].values())[0]
     assert methods.value.iloc[:, 0].tolist() == first_column and len(first_column) == 3
+    (saved,) = markdown_tables(at)                                      # what each input module saves
+    assert saved.shape == (len(view.saved(64, 16, 10000)["name"]), 5)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_deep_dives_open_from_the_url(lang):
+    """?sin_by_hand=true&sin_column_order=true: the hand table (“Same words, different order…” §04) with its
+    circle and dot products, and the interleaved and concat tables on one fixed scale."""
+    at = open_page("sinusoidal", lang, **DEEP_DIVES)
+    assert_clean(at)
+    figs = figures(at)
+    assert len(figs) == len(FIG_OPEN)
+    table = text.EN if lang == "en" else text.ZH
+    assert table["sinusoidal.hand.facts"][:20] in " ".join(m.value for m in at.markdown)
+    hand = markdown_tables(at)[0]
+    assert hand.iloc[:, 1].tolist() == ["[0, 1]", "[1, 0]", "[0, -1]", "[-1, 0]"]
+    a, b = (figs[FIG_OPEN[k]]["data"][0] for k in ("interleaved", "concat"))
+    assert (a["zmin"], a["zmax"]) == (b["zmin"], b["zmax"]) == (-1, 1)
+    assert a.get("showscale") is False and b["showscale"] is True      # one colour bar for the pair
+    assert any("[0, 2, 4, …, 62, 1, 3, …, 63]" in c.value for c in at.caption)   # the permutation, D = 64
 
 
 def test_every_figure_is_one_panel():
@@ -100,7 +125,7 @@ def test_learned_boundary_is_a_warning_not_an_error_or_exception():
     assert any(text.EN["sinusoidal.learned.err_why"].format(M=16) == m.value for m in at.markdown)
     assert len(figures(at)) == N_FIGURES                                # the page keeps working
     assert any("17" in w.value and "max_length" not in w.value for w in at.warning)   # the modulo panel counts
-    assert len(at.dataframe) >= 3                                       # hand table, aliases, state_dict
+    assert len(markdown_tables(at)) >= 2                                # aliases, state_dict
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.relative import t5_relative_position_bucket
 from posviz.pe.rope import rope_inv_freq
 from posviz.tinylm import evaluate, model as tiny
@@ -81,3 +82,41 @@ def test_alias_table_and_the_stripes():
     short = view.alias_table(2, 40, 128, 2, 1)
     assert float(short["weight"][short["offset"].index(121)]) > 0
     assert short["weight"][short["offset"].index(379)] == "—"     # not on a map of 128 positions
+
+
+def test_bundled_views_are_the_views_they_bundle():
+    """The page's main_plot, maps and alias_finder hold exactly what curves / reference, attention and
+    aliases / alias_table compute (one cache entry each instead of two)."""
+    main = view.main_plot("loss", ("rope", "learned"))
+    series = view.curves("loss", ("rope", "learned"))
+    assert main["series"] == series
+    assert {"values": main["reference"], "y_range": main["y_range"]} == view.reference("loss", series)
+    pair = view.maps("rope", 64, 128, 2, 3)
+    np.testing.assert_array_equal(pair["short"], view.attention("rope", 64, 1, 2))
+    np.testing.assert_array_equal(pair["long"], view.attention("rope", 128, 1, 2))
+    finder = view.alias_finder(2, 40, 256, 2, 1)
+    assert finder["table"] == view.alias_table(2, 40, 256, 2, 1)
+    assert {k: v for k, v in finder.items() if k not in ("table", "error")} == {
+        k: v for k, v in view.aliases(2, 40).items() if k != "error"}
+    np.testing.assert_array_equal(finder["error"], view.aliases(2, 40)["error"])
+
+
+@pytest.mark.parametrize("variant", ["rope", "rope_yarn", "learned_clamp", "alibi", "t5", "nope"])
+def test_one_forward_gives_every_head_of_attention_map(variant):
+    """attention_heads runs the model once for all heads; each head is bit for bit the map that
+    evaluate.attention_map (the function the page shows) computes for it."""
+    heads = view.attention_heads(variant, 128)
+    assert heads.dtype == np.float32 and heads.shape[:2] == (2, 4)
+    for layer in range(heads.shape[0]):
+        for head in range(heads.shape[1]):
+            expected = evaluate.attention_map(variant, 128, layer, head).numpy()
+            np.testing.assert_array_equal(heads[layer, head], expected)
+            np.testing.assert_array_equal(view.attention(variant, 128, layer, head), expected)
+
+
+def test_attention_keeps_the_boundary_and_the_ranges():
+    with pytest.raises(PositionOutOfRangeError):
+        view.attention("learned", 128, 0, 0)                     # no row for position 64: the boundary
+    for bad in (dict(layer=2, head=0), dict(layer=0, head=4), dict(layer=-1, head=0)):
+        with pytest.raises(ValueError):
+            view.attention("rope", 64, **bad)

@@ -23,19 +23,39 @@ def _plain(x):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: view.table(10, 8, 10000), lambda: view.fingerprint(10, 8, 10000, 30), lambda: view.wavelength_range(8, 100),
+    lambda: view.table(10, 8, 10000), lambda: view.column(8, 10000, 30), lambda: view.wavelength_range(8, 100),
     lambda: view.position_zero(8, 10000), lambda: view.similarity(10, 8, 10000), lambda: view.offset_curves(10, 8, 10000),
-    lambda: view.shift(5, 3, 8, 10000), lambda: view.hand(), lambda: view.layouts(10, 8, 10000),
+    lambda: view.shift(5, 3, 8, 10000), lambda: view.hand(), lambda: view.signal(10, 8, 10000),
     lambda: view.learned_shape(8, 16, 16), lambda: view.modulo(30, 8), lambda: view.saved(8, 16, 10000),
+    lambda: view.sections(("text only", "| a | b |\n|---|---|\n| 1 | 2 |\nafter")),
 ])
 def test_views_return_plain_data(call):
     assert _plain(call())
 
 
+def test_signal_is_the_plain_functions_it_combines():
+    """One cache entry per (L, D, base) holds exactly what the separate functions compute."""
+    sig = view.signal(40, 16, 100)
+    np.testing.assert_array_equal(sig["table"], view.table(40, 16, 100))
+    np.testing.assert_array_equal(sig["concat"], view.table(40, 16, 100, "concat"))
+    np.testing.assert_array_equal(sig["similarity"], view.similarity(40, 16, 100))
+    curves = view.offset_curves(40, 16, 100)
+    np.testing.assert_array_equal(sig["curves"]["dots"], curves["dots"])
+    np.testing.assert_array_equal(sig["curves"]["anchored"], curves["anchored"])
+    assert sig["curves"]["summary"] == curves["summary"] and sig["curves"]["rise"] == curves["rise"]
+    assert sig["wavelengths"] == view.wavelength_range(16, 100) and sig["pe0"] == view.position_zero(16, 100)
+    assert sig["perm"] == view.permutation_text(16)
+
+
+def test_sections_split_each_text():
+    a, b = view.sections(("no table here", "intro\n| h1 | h2 |\n|---|---|\n| x | y |\nafter"))
+    assert a == {"columns": {}, "text": "no table here"}
+    assert b == {"columns": {"h1": ["x"], "h2": ["y"]}, "text": "intro\nafter"}
+
+
 def test_fingerprint_column_is_the_formula_beyond_the_table():
-    fp = view.fingerprint(32, 16, 10000, 40)                     # position 40 lies beyond L = 32
-    np.testing.assert_allclose(fp["column"], view.table(41, 16, 10000)[40], atol=1e-6)
-    assert fp["table"].shape == (32, 16)
+    column = view.column(16, 10000, 40)                          # position 40 lies beyond L = 32
+    np.testing.assert_allclose(column, view.table(41, 16, 10000)[40], atol=1e-6)
 
 
 def test_scene_waves_claims():
@@ -78,8 +98,8 @@ def test_hand_rows_are_the_article_table():
 
 
 def test_layout_permutation_text():
-    assert view.layouts(4, 8, 10000)["perm"] == "[0, 2, 4, 6, 1, 3, 5, 7]"
-    assert view.layouts(4, 64, 10000)["perm"] == "[0, 2, 4, …, 62, 1, 3, …, 63]"
+    assert view.permutation_text(8) == "[0, 2, 4, 6, 1, 3, 5, 7]"
+    assert view.signal(4, 64, 10000)["perm"] == "[0, 2, 4, …, 62, 1, 3, …, 63]"
 
 
 def test_position_zero_is_0101():
