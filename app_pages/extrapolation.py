@@ -43,8 +43,8 @@ def model_section(m, name, config_text, l_train, l_target):
     if len(set(m["strip"])) > 1:
         ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip",
                 labels={**{c: ui.t(f"models.strip.{c}") for c in mview.STRIP}, **lab("strip.title", "strip.x")})
-    lc = view.layer_curves(view.curve_inputs(m), l_target)
-    if len(lc["curves"]) > 1:
+    if view.has_layer_curves(m):   # computed only where drawn (several layer types, or LongRoPE's two sets)
+        lc = view.layer_curves(view.curve_inputs(m), l_target)
         st.markdown(t("layers.text"))
         ui.plot(fx.frequencies_figure, [(k, type_name(k), inv) for k, inv, _ in lc["curves"]], key="ext_layers_freq",
                 labels=lab("layers.title", "pair.x", "freq.y"))
@@ -143,8 +143,8 @@ else:
         st.caption(t("check.line" if "max_rel" in c else "check.failed", rel=f"{c.get('max_rel', 0):.1e}", **c))
 
 st.subheader(t("why.title"))
-for part in ("angles", "pi", "ntk", "yarn", "llama3", "longrope", "train", "eval", "deepseek"):
-    st.markdown(t(f"why.{part}"))
-    if part in ("eval", "longrope"):
-        st.page_link(f"app_pages/{'length' if part == 'eval' else 'models'}.py", icon=":material/arrow_forward:",
-                     label=ui.t("nav.length" if part == "eval" else "nav.models"))
+for parts, link in ((("angles", "pi", "ntk", "yarn", "llama3", "longrope"), "models"), (("train", "eval"), "length"),
+                    (("deepseek",), None)):   # one element per run of paragraphs, a link after each run
+    st.markdown("\n\n".join(t(f"why.{part}") for part in parts))
+    if link:
+        st.page_link(f"app_pages/{link}.py", icon=":material/arrow_forward:", label=ui.t(f"nav.{link}"))

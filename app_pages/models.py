@@ -13,25 +13,25 @@ from posviz.views import models as view
 def t(key, **fmt): return ui.t(f"models.{key}", **fmt)  # noqa: E704
 
 
-def pattern(counts):
-    return " · ".join(f"{n} {t(f'strip.{c}')}" for c, n in counts.items())
-
-
 ui.header("models")
+strip_names = {c: t(f"strip.{c}") for c in view.STRIP}      # looked up once per run, not once per cell
+col = {c: t(f"col.{c}") for c in ("name", "released", "head_dim", "rotary", "theta", "scaling", "lengths", "pattern",
+                                  "softmax", "source")}
 
 # ---------------------------------------------------------------- the table
 st.subheader(t("table.title"))
 st.markdown(t("table.text", n=len(gallery.KEYS)))
 order = ui.select("models_sort", view.SORT_KEYS, "released")
 rows = view.table_rows(order)
-ui.table([{t("col.name"): r["name"], t("col.released"): r["released"], t("col.head_dim"): r["head_dim"],
-           t("col.rotary"): r["rotary_dim"], t("col.theta"): r["theta"],
-           t("col.scaling"): r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else ""),
-           t("col.lengths"): f"{r['trained']:,} → {r['max_length']:,}", t("col.pattern"): pattern(r["pattern"]),
-           t("col.softmax"): f"{r['softmax']:.4f}", t("col.source"): r["repo"] if ui.present() else r["source"]}
-          for r in rows],   # lecture mode: a plain table, the repo name instead of the whole address
-         column_config={t("col.source"): st.column_config.LinkColumn(
-             t("col.source"), display_text=r"https://huggingface\.co/([^/ ]+/[^/ ]+).*")})
+source = "repo" if ui.present() else "source"   # lecture mode: a plain table, the repo name instead of the address
+ui.table([{col["name"]: r["name"], col["released"]: r["released"], col["head_dim"]: r["head_dim"],
+           col["rotary"]: r["rotary_dim"], col["theta"]: r["theta"],
+           col["scaling"]: r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else ""),
+           col["lengths"]: f"{r['trained']:,} → {r['max_length']:,}",
+           col["pattern"]: " · ".join(f"{n} {strip_names[c]}" for c, n in r["pattern"].items()),
+           col["softmax"]: f"{r['softmax']:.4f}", col["source"]: r[source]} for r in rows],
+         column_config={col["source"]: st.column_config.LinkColumn(
+             col["source"], display_text=r"https://huggingface\.co/([^/ ]+/[^/ ]+).*")})
 ui.explain(rope_config.read_model_rope, view.describe, note=t("table.note"))
 
 # ---------------------------------------------------------------- pick and compare
@@ -44,7 +44,7 @@ else:
     entries = [view.entry(k) for k in keys]
     st.markdown(t("strip.text"))
     ui.plot(fm.layer_strip_figure, [e["strip"] for e in entries], [e["name"] for e in entries], key="models_strip",
-            labels={**{c: t(f"strip.{c}") for c in view.STRIP}, "title": t("strip.title"), "x": t("strip.x")})
+            labels={**strip_names, "title": t("strip.title"), "x": t("strip.x")})
     ui.explain(view.layer_strip)
     cmp = view.compare(keys)
     st.subheader(t("wave.title"))
@@ -61,12 +61,13 @@ else:
     ui.explain(view.compare, scaling.ones_score, note=t("decay.note"))
     st.subheader(t("check.title"))
     checks = [(e, view.transformers_check(e["config_json"])) for e in entries]
-    ui.table([{t("col.name"): e["name"], t("check.version"): c["version"],
+    ui.table([{col["name"]: e["name"], t("check.version"): c["version"],
                t("check.rel"): f"{c['max_rel']:.1e}" if "max_rel" in c else c["error"]} for e, c in checks])
     st.caption(t("check.text"))
 
-with st.expander(t("all.title"), icon=":material/view_week:"):
-    everyone = [view.entry(k) for k in gallery.KEYS]
-    ui.plot(fm.layer_strip_figure, [e["strip"] for e in everyone], [e["name"] for e in everyone], key="models_strip_all",
-            labels={**{c: t(f"strip.{c}") for c in view.STRIP}, "title": t("all.title"), "x": t("strip.x")})
+with ui.more("models_all", icon=":material/view_week:") as box:   # a deep dive: closed, its body does not run
+    if box.open:
+        everyone = view.all_strips()
+        ui.plot(fm.layer_strip_figure, everyone["strips"], everyone["names"], key="models_strip_all",
+                labels={**strip_names, "title": t("all.title"), "x": t("strip.x")})
 st.page_link("app_pages/extrapolation.py", label=ui.t("nav.extrapolation"), icon=":material/arrow_forward:")

@@ -83,8 +83,9 @@ with ui.guard():
             "rope.hand.rk", s=row["s"]), title=ui.t("rope.hand.clock_title", theta=row["theta_text"], p=row["p"],
                                                     s=row["s"], score=row["score"]))
         ui.plot(fr.pair_clock, row["q"], row["k"], row["rq"], row["rk"], labels=lab, key="rope_hand")
-    ui.table([{ui.t(f"rope.hand.col.{k}"): ui.t(f"rope.hand.{v}") if k == "example" else v for k, v in r.items()}
-              for r in view.hand_table()])
+    table = view.hand_table()
+    cols = {k: ui.t(f"rope.hand.col.{k}") for k in table[0]}             # looked up once, not once per cell
+    ui.table([{cols[k]: ui.t(f"rope.hand.{v}") if k == "example" else v for k, v in r.items()} for r in table])
     ui.explain(rope.hand_examples, rope.pair_rotate, rope.rotation_2x2, rope.pair_score_closed_form)
 
 _section("calc")
@@ -111,17 +112,16 @@ with ui.guard():
     ui.explain(view.calculator, rope.pair_score, rope.pair_score_closed_form)
 
 _section("steps", x=view.STEP_X)
-step_p = ui.slider("rope_step_p", 0, view.STEP_MAX_P, 0)
-with ui.guard():
-    sv = view.steps(step_p, base)
-    for step, tables in view.STEPS:
-        st.markdown(ui.t(f"rope.steps.{step}"))
-        st.code(sv["code"][step], language="python", wrap_lines=True)
-        for col, name in zip(st.columns(len(tables)), tables):
-            with col: ui.table(sv["tables"][name])  # noqa: E701
-    st.caption(ui.t("rope.steps.check", diff=f"{sv['max_diff']:.1e}"))
-    ui.explain(rope.apply_rope, rope.rotate_pairs, rope.rope_inv_freq, rope.apply_rope_steps,
-               note=ui.t("rope.steps.fast_note"))
+with ui.more("rope_steps") as box, ui.guard():   # a deep dive: closed, its body does not run
+    if box.open:
+        sv = view.steps(ui.slider("rope_step_p", 0, view.STEP_MAX_P, 0), base)
+        for step, tables in view.STEPS:
+            st.markdown(ui.t(f"rope.steps.{step}"))
+            st.code(sv["code"][step], language="python", wrap_lines=True)
+            for col, name in zip(st.columns(len(tables)), tables):
+                with col: ui.table(sv["tables"][name])  # noqa: E701
+        st.caption(ui.t("rope.steps.check", diff=f"{sv['max_diff']:.1e}"))
+        ui.explain(rope.apply_rope, rope.rotate_pairs, rope.rope_inv_freq, rope.apply_rope_steps, note=ui.t("rope.steps.fast_note"))
 
 _section("sdpa")
 with ui.guard():

@@ -3,7 +3,9 @@ the frequency spectrum of each scaling method (or each layer type), the new/old 
 by band, the score-vs-distance decay out to the target length, Llama 4's query temperature.
 
 Builders take arrays and one `labels` dict of already translated strings; each returns a figure.
-Every figure is one panel (phone-safe), with its legend above the plot area.
+Every figure is one panel (phone-safe): title above, legend below the plot area. The figures are
+written as plain dicts and wrapped without plotly's validation (it costs more than the build; the
+tests validate every builder).
 """
 import numpy as np
 import plotly.graph_objects as go
@@ -33,21 +35,63 @@ def _color(key, i):
     return METHOD_COLORS.get(key, SERIES[i % len(SERIES)])
 
 
-def _hline(fig, y, text, dash, color="#444", log=False):
-    """Horizontal line with its label; on a log axis annotations take log10 (shapes do not)."""
-    fig.add_hline(y=y, line=dict(color=color, dash=dash, width=1.5))
-    fig.add_annotation(xref="paper", x=0.01, y=float(np.log10(y)) if log else y, yref="y", text=text,
-                       showarrow=False, xanchor="left", yanchor="bottom", font=dict(size=13, color=color),
-                       bgcolor="rgba(255,255,255,0.7)")
+def house_layout(labels, *, height, **extra):
+    """style.titled_legend_below as a plain layout dict: the house layout with the title above and the
+    legend below the plot (about 78 px under the plot area, clear of the x-axis title). `extra`
+    merges into it (dicts one level deep)."""
+    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
+    title.update(y=0.985, yanchor="top")
+    below = -min(0.6, 78 / max(120, height - 124))
+    lay = {"title": title, "font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
+           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
+    if labels.get("x") is not None:
+        lay["xaxis"]["title"]["text"] = labels["x"]
+    if labels.get("y") is not None:
+        lay["yaxis"]["title"] = {"text": labels["y"]}
+    for key, value in extra.items():
+        if isinstance(lay.get(key), dict):
+            lay[key] = {**lay[key], **value}
+        else:
+            lay[key] = value
+    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
 
 
-def _vline(fig, x, text, dash, color="#444", log=False, yanchor="top", y=0.98):
-    fig.add_vline(x=x, line=dict(color=color, dash=dash, width=1.5))
-    fig.add_annotation(x=float(np.log10(x)) if log else x, xref="x", yref="paper", y=y, text=text,
-                       showarrow=False, xanchor="right", yanchor=yanchor, font=dict(size=13, color=color),
-                       bgcolor="rgba(255,255,255,0.7)")
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
 
 
+def _hline(shapes, notes, y, text, dash, color="#444", log=False, opacity=None):
+    """A horizontal line across the plot with its label at the left; on a log axis annotations take
+    log10 (shapes do not)."""
+    shape = {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y",
+             "line": {"color": color, "dash": dash, "width": 1.5}}
+    shapes.append(shape)
+    notes.append({"x": 0.01, "xref": "paper", "y": float(np.log10(y)) if log else y, "yref": "y", "text": text,
+                  "showarrow": False, "xanchor": "left", "yanchor": "bottom", "font": {"size": 13, "color": color},
+                  "bgcolor": "rgba(255,255,255,0.7)"})
+
+
+def _vline(shapes, notes, x, text, dash, color="#444", log=False, yanchor="top", y=0.98):
+    shapes.append({"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+                   "line": {"color": color, "dash": dash, "width": 1.5}})
+    notes.append({"x": float(np.log10(x)) if log else x, "xref": "x", "yref": "paper", "y": y, "text": text,
+                  "showarrow": False, "xanchor": "right", "yanchor": yanchor, "font": {"size": 13, "color": color},
+                  "bgcolor": "rgba(255,255,255,0.7)"})
+
+
+def _vrect(shapes, notes, x0, x1, color, text, position):
+    """A shaded band x0..x1 over the plot's height, its name at the top or bottom left."""
+    shapes.append({"type": "rect", "x0": x0, "x1": x1, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+                   "fillcolor": color, "opacity": 0.12, "line": {"width": 0}})
+    if text:
+        top = position == "top"
+        notes.append({"x": x0, "xref": "x", "y": 1 if top else 0, "yref": "y domain", "text": text, "showarrow": False,
+                      "xanchor": "left", "yanchor": "top" if top else "bottom", "font": {"size": 13}})
+
+
+LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
 def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, height=480):
@@ -60,20 +104,18 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     lam = _np(wavelengths)
     i = np.arange(lam.size)
     turns = lam <= l_train
-    fig = go.Figure()
-    for mask, name, color in ((turns, labels["turns"], SEEN_COLOR), (~turns, labels["never_turns"], NEVER_COLOR)):
-        fig.add_trace(go.Scatter(x=style.f32(i[mask]), y=style.f32(lam[mask]), mode="markers", name=name,
-                                 marker=dict(color=color, size=8),
-                                 hovertemplate="i=%{x}<br>λ=%{y:.4g}<extra></extra>"))
+    data = [{"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(lam[mask]), "mode": "markers", "name": name,
+             "marker": {"color": color, "size": 8}, "hovertemplate": "i=%{x}<br>λ=%{y:.4g}<extra></extra>"}
+            for mask, name, color in ((turns, labels["turns"], SEEN_COLOR), (~turns, labels["never_turns"], NEVER_COLOR))]
     if scaled is not None:
-        fig.add_trace(go.Scatter(x=style.f32(i), y=style.f32(_np(scaled)), mode="markers", name=labels["scaled"],
-                                 marker=dict(color="#000000", size=7, symbol="circle-open"),
-                                 hovertemplate="i=%{x}<br>λ'=%{y:.4g}<extra></extra>"))
-    _hline(fig, l_train, labels["l_train"], "solid", log=True)
+        data.append({"type": "scatter", "x": style.f32(i), "y": style.f32(_np(scaled)), "mode": "markers",
+                     "name": labels["scaled"], "marker": {"color": "#000000", "size": 7, "symbol": "circle-open"},
+                     "hovertemplate": "i=%{x}<br>λ'=%{y:.4g}<extra></extra>"})
+    shapes, notes = [], []
+    _hline(shapes, notes, l_train, labels["l_train"], "solid", log=True)
     if l_target != l_train:
-        _hline(fig, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True)
-    fig.update_yaxes(type="log", exponentformat="power", dtick=1)
-    return style.titled_legend_below(fig, labels, height=height)
+        _hline(shapes, notes, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True)
+    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
 
 
 def phase_figure(seen, needed, never_seen, *, labels, height=460):
@@ -81,17 +123,15 @@ def phase_figure(seen, needed, never_seen, *, labels, height=460):
     (markers); pairs that reach never-seen angles in red. labels: title, x, y, seen, needed_ok, needed_new."""
     seen, needed, never = _np(seen), _np(needed), _np(never_seen, bool)
     i = np.arange(seen.size)
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=style.f32(i), y=style.f32(seen), name=labels["seen"],
-                         marker_color="#9fb6c8", hovertemplate="i=%{x}<br>%{y:.3f}<extra></extra>"))
+    data = [{"type": "bar", "x": style.f32(i), "y": style.f32(seen), "name": labels["seen"],
+             "marker": {"color": "#9fb6c8"}, "hovertemplate": "i=%{x}<br>%{y:.3f}<extra></extra>"}]
     for mask, name, color, symbol in ((~never, labels["needed_ok"], SEEN_COLOR, "diamond"),
                                       (never, labels["needed_new"], NEVER_COLOR, "x")):
-        fig.add_trace(go.Scatter(x=style.f32(i[mask]), y=style.f32(needed[mask]), mode="markers", name=name,
-                                 marker=dict(color=color, size=9, symbol=symbol),
-                                 hovertemplate="i=%{x}<br>%{y:.3f}<extra></extra>"))
-    fig.update_layout(bargap=0.15)
-    fig.update_yaxes(range=[0, 1.08], tickformat=".0%")
-    return style.titled_legend_below(fig, labels, height=height)
+        data.append({"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(needed[mask]), "mode": "markers",
+                     "name": name, "marker": {"color": color, "size": 9, "symbol": symbol},
+                     "hovertemplate": "i=%{x}<br>%{y:.3f}<extra></extra>"})
+    return figure(data, house_layout(labels, height=height, bargap=0.15,
+                                     yaxis={"range": [0, 1.08], "tickformat": ".0%"}))
 
 
 def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, sections=None, height=540):
@@ -101,25 +141,22 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
     ramp (shaded, labels["yarn_ramp"]); llama3_edges: pair indices where Llama 3's bands change
     (dotted); sections: [(first pair, end pair, name)] shaded bands (M-RoPE's axes).
     """
-    fig = go.Figure()
+    shapes, notes = [], []
     if yarn_range is not None:
         lo, hi = yarn_range
-        fig.add_vrect(x0=lo, x1=hi, fillcolor=METHOD_COLORS["yarn"], opacity=0.12, line_width=0,
-                      annotation_text=labels.get("yarn_ramp", ""), annotation_position="top left",
-                      annotation_font_size=13)
+        _vrect(shapes, notes, lo, hi, METHOD_COLORS["yarn"], labels.get("yarn_ramp", ""), "top")
     for x in llama3_edges or ():
-        fig.add_vline(x=x, line=dict(color=METHOD_COLORS["llama3"], dash="dot", width=1.5))
+        shapes.append({"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+                       "line": {"color": METHOD_COLORS["llama3"], "dash": "dot", "width": 1.5}})
     for j, (lo, hi, name) in enumerate(sections or ()):
-        fig.add_vrect(x0=lo - 0.5, x1=hi - 0.5, fillcolor=SECTION_COLORS[j % 3], opacity=0.12, line_width=0,
-                      annotation_text=name, annotation_position="bottom left", annotation_font_size=13)
+        _vrect(shapes, notes, lo - 0.5, hi - 0.5, SECTION_COLORS[j % 3], name, "bottom")
+    data = []
     for j, (key, name, inv) in enumerate(curves):
         y = _np(inv)
-        fig.add_trace(go.Scatter(x=style.f32(np.arange(y.size)), y=style.f32(y), mode="lines+markers",
-                                 name=name, line=dict(color=_color(key, j), dash=METHOD_DASH.get(key, "solid"), width=2),
-                                 marker=dict(size=4),
-                                 hovertemplate=name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"))
-    fig.update_yaxes(type="log", exponentformat="power", dtick=1)
-    return style.titled_legend_below(fig, labels, height=height)
+        data.append({"type": "scatter", "x": style.f32(np.arange(y.size)), "y": style.f32(y), "mode": "lines+markers",
+                     "name": name, "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 2},
+                     "marker": {"size": 4}, "hovertemplate": name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"})
+    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
 
 
 def ratio_figure(ratio, bands, factor, *, labels, height=450):
@@ -129,16 +166,15 @@ def ratio_figure(ratio, bands, factor, *, labels, height=450):
     e.g. "1/factor = 1/8" for the model's own factor, "1/s = 1/16" for a compared method)."""
     r, b = _np(ratio), _np(bands, int)
     i = np.arange(r.size)
-    fig = go.Figure()
-    for code, color in enumerate(BAND_COLORS):
-        m = b == code
-        fig.add_trace(go.Bar(x=style.f32(i[m]), y=style.f32(r[m]), marker_color=color, name=labels[f"band{code}"],
-                             hovertemplate="i=%{x}<br>θ'/θ=%{y:.4f}<extra></extra>"))
+    data = [{"type": "bar", "x": style.f32(i[b == code]), "y": style.f32(r[b == code]), "marker": {"color": color},
+             "name": labels[f"band{code}"], "hovertemplate": "i=%{x}<br>θ'/θ=%{y:.4f}<extra></extra>"}
+            for code, color in enumerate(BAND_COLORS)]
+    shapes, notes = [], []
     if factor > 1:
-        _hline(fig, 1.0 / factor, labels["one_over"], "dot")
-    fig.update_layout(bargap=0.1, barmode="overlay")
-    fig.update_yaxes(range=[0, max(1.08, float(r.max()) * 1.05) if r.size else 1.08])
-    return style.titled_legend_below(fig, labels, height=height)
+        _hline(shapes, notes, 1.0 / factor, labels["one_over"], "dot")
+    top = max(1.08, float(r.max()) * 1.05) if r.size else 1.08
+    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, bargap=0.1,
+                                     barmode="overlay", yaxis={"range": [0, top]}))
 
 
 def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, switch=None, height=520):
@@ -150,27 +186,27 @@ def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, sw
     """
     r = _np(distances)
     keep = r >= 1                                      # log axis: distance 0 cannot be drawn
-    fig = go.Figure()
+    data = []
     for j, (key, name, s) in enumerate(curves):
         x, y = style.line_xy(r[keep], _np(s)[keep])
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
-                                 visible=True if shown is None or key in shown else "legendonly",
-                                 line=dict(color=_color(key, j), dash=METHOD_DASH.get(key, "solid"), width=1.6),
-                                 hovertemplate=name + "<br>r=%{x:.0f}<br>%{y:.4f}<extra></extra>"))
-    _vline(fig, l_train, labels["l_train"], "solid", log=True)
+        data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": name,
+                     "visible": True if shown is None or key in shown else "legendonly",
+                     "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 1.6},
+                     "hovertemplate": name + "<br>r=%{x:.0f}<br>%{y:.4f}<extra></extra>"})
+    shapes, notes = [], []
+    _vline(shapes, notes, l_train, labels["l_train"], "solid", log=True)
     if l_target != l_train:
-        _vline(fig, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True, y=0.02, yanchor="bottom")
+        _vline(shapes, notes, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True, y=0.02, yanchor="bottom")
     if switch is not None and switch not in (l_train, l_target):
-        _vline(fig, switch, labels.get("switch", ""), "dot", style.PALETTE[4], log=True, y=0.5, yanchor="middle")
-    fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return style.titled_legend_below(fig, labels, height=height)
+        _vline(shapes, notes, switch, labels.get("switch", ""), "dot", style.PALETTE[4], log=True, y=0.5,
+               yanchor="middle")
+    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, xaxis=LOG_AXIS))
 
 
 def temperature_figure(positions, scale, *, labels, height=340):
     """Llama 4's query temperature tau(p) on its NoPE layers (log x). labels: title, x, y, name."""
     p, s = _np(positions), _np(scale)
-    fig = go.Figure(go.Scatter(x=style.f32(p), y=style.f32(s), mode="lines", name=labels.get("name", ""),
-                               line=dict(color=style.PALETTE[3], width=2, shape="hv"),
-                               hovertemplate="p=%{x:.0f}<br>τ=%{y:.4f}<extra></extra>"))
-    fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return style.titled_legend_below(fig, labels, height=height)
+    data = [{"type": "scatter", "x": style.f32(p), "y": style.f32(s), "mode": "lines", "name": labels.get("name", ""),
+             "line": {"color": style.PALETTE[3], "width": 2, "shape": "hv"},
+             "hovertemplate": "p=%{x:.0f}<br>τ=%{y:.4f}<extra></extra>"}]
+    return figure(data, house_layout(labels, height=height, xaxis=LOG_AXIS))

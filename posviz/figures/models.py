@@ -1,7 +1,8 @@
 """Figures of the models page: every layer of each model as RoPE / local / global / NoPE / linear,
 and several models' wavelengths and decay on one axis against their trained and maximum lengths.
 
-Builders take arrays and one `labels` dict of already translated strings; one panel each.
+Builders take arrays and one `labels` dict of already translated strings; one panel each, written
+as plain dicts and wrapped without plotly's validation (the tests validate every builder).
 """
 import numpy as np
 import plotly.graph_objects as go
@@ -15,6 +16,33 @@ MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALE
                 "#000000", style.PALETTE[5])
 
 
+def _house(labels, *, height, **extra):
+    """style.titled_legend_below as a plain layout dict (title above, legend below the plot; the same
+    as posviz.figures.extrapolation.house_layout); `extra` merges into it (dicts one level deep)."""
+    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
+    title.update(y=0.985, yanchor="top")
+    below = -min(0.6, 78 / max(120, height - 124))
+    lay = {"title": title, "font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
+           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
+    if labels.get("x") is not None:
+        lay["xaxis"]["title"]["text"] = labels["x"]
+    if labels.get("y") is not None:
+        lay["yaxis"]["title"] = {"text": labels["y"]}
+    for key, value in extra.items():
+        if isinstance(lay.get(key), dict):
+            lay[key] = {**lay[key], **value}
+        else:
+            lay[key] = value
+    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
+
+
+def _figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
+
+
+_LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
 def layer_strip_figure(strips, names, *, labels, height=None):
@@ -34,38 +62,36 @@ def layer_strip_figure(strips, names, *, labels, height=None):
     scale = []
     for i, c in enumerate(STRIP):
         scale += [[i / k, STRIP_COLORS[c]], [(i + 1) / k, STRIP_COLORS[c]]]
-    fig = go.Figure(go.Heatmap(z=z[::-1], x=np.arange(n), y=list(names)[::-1], text=text[::-1], zmin=-0.5,
-                               zmax=k - 0.5, colorscale=scale, showscale=False, xgap=1, ygap=4,
-                               hovertemplate="%{y}<br>%{x}: %{text}<extra></extra>"))
-    used = [c for c in STRIP if any(c in s for s in strips)]
-    for c in used:   # legend entries (a heatmap has none of its own)
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=labels[c], showlegend=True,
-                                 marker=dict(size=12, symbol="square", color=STRIP_COLORS[c])))
-    fig = style.titled_legend_below(fig, labels, height=height or 200 + 46 * len(strips))
-    fig.update_yaxes(automargin=True, showgrid=False)
-    fig.update_xaxes(showgrid=False)
-    return fig
+    data = [{"type": "heatmap", "z": z[::-1], "x": np.arange(n), "y": list(names)[::-1], "text": text[::-1],
+             "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale, "showscale": False, "xgap": 1, "ygap": 4,
+             "hovertemplate": "%{y}<br>%{x}: %{text}<extra></extra>"}]
+    data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
+              "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
+             for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
+    lay = _house(labels, height=height or 200 + 46 * len(strips), xaxis={"showgrid": False},
+                 yaxis={"automargin": True, "showgrid": False})
+    return _figure(data, lay)
 
 
 def wavelength_compare_figure(models, *, labels, height=540):
     """Each model's pair wavelengths (log y) against the relative pair index i/(d/2) (so models of
     different widths share the x axis), with its trained (solid) and maximum (dashed) lengths as
     horizontal lines of its colour. models: [{"name", "x", "wavelengths", "trained", "max_length"}]."""
-    fig = go.Figure()
+    data, shapes = [], []
     for j, m in enumerate(models):
         color = MODEL_COLORS[j % len(MODEL_COLORS)]
-        fig.add_trace(go.Scatter(x=style.f32(m["x"]), y=style.f32(m["wavelengths"]), mode="lines+markers",
-                                 name=m["name"], line=dict(color=color, width=2), marker=dict(size=4),
-                                 hovertemplate=m["name"] + "<br>i/(d/2)=%{x:.3f}<br>λ=%{y:.4g}<extra></extra>"))
+        data.append({"type": "scatter", "x": style.f32(m["x"]), "y": style.f32(m["wavelengths"]),
+                     "mode": "lines+markers", "name": m["name"], "line": {"color": color, "width": 2},
+                     "marker": {"size": 4},
+                     "hovertemplate": m["name"] + "<br>i/(d/2)=%{x:.3f}<br>λ=%{y:.4g}<extra></extra>"})
         for length, dash in ((m["trained"], "solid"), (m["max_length"], "dash")):
             if length:
-                fig.add_hline(y=length, line=dict(color=color, dash=dash, width=1.3), opacity=0.8)
+                shapes.append({"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": length, "y1": length,
+                               "yref": "y", "line": {"color": color, "dash": dash, "width": 1.3}, "opacity": 0.8})
     for name, dash in ((labels["trained"], "solid"), (labels["max"], "dash")):   # what the line styles mean
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
-                                 line=dict(color="#555", dash=dash, width=1.3)))
-    fig.update_yaxes(type="log", exponentformat="power", dtick=1)
-    fig.update_xaxes(range=[0, 1])
-    return style.titled_legend_below(fig, labels, height=height)
+        data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name,
+                     "line": {"color": "#555", "dash": dash, "width": 1.3}})
+    return _figure(data, _house(labels, height=height, shapes=shapes, yaxis=_LOG_AXIS, xaxis={"range": [0, 1]}))
 
 
 def decay_compare_figure(distances, curves, *, labels, height=500):
@@ -73,13 +99,14 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
     curves: [(name, score [R], max_length)]."""
     r = np.asarray(distances, dtype=np.float64)
     keep = r >= 1
-    fig = go.Figure()
+    data, shapes = [], []
     for j, (name, score, longest) in enumerate(curves):
         color = MODEL_COLORS[j % len(MODEL_COLORS)]
         x, y = style.line_xy(r[keep], np.asarray(score, dtype=np.float64)[keep])
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name, line=dict(color=color, width=1.6),
-                                 hovertemplate=name + "<br>r=%{x:.0f}<br>%{y:.4f}<extra></extra>"))
+        data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": name,
+                     "line": {"color": color, "width": 1.6},
+                     "hovertemplate": name + "<br>r=%{x:.0f}<br>%{y:.4f}<extra></extra>"})
         if longest:
-            fig.add_vline(x=longest, line=dict(color=color, dash="dot", width=1.3))
-    fig.update_xaxes(type="log", exponentformat="power", dtick=1)
-    return style.titled_legend_below(fig, labels, height=height)
+            shapes.append({"type": "line", "x0": longest, "x1": longest, "xref": "x", "y0": 0, "y1": 1,
+                           "yref": "y domain", "line": {"color": color, "dash": "dot", "width": 1.3}})
+    return _figure(data, _house(labels, height=height, shapes=shapes, xaxis=_LOG_AXIS))

@@ -7,11 +7,15 @@ k hands) is one trace with NaN gaps: few traces, so the figure and its animation
 to build and small to send. Phone-safe: the static clocks sit two per row, titles inside the axes'
 range, legends horizontal below the plot; nothing is placed where the mode bar (top right) or the
 animation's slider and buttons are.
+
+The figures are written as plain dicts and wrapped without plotly's validation (it costs more than
+the build itself, most of all for the animation's frames); the tests validate every builder.
 """
 import math
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 from posviz.figures import style
 
@@ -22,14 +26,43 @@ _ROW = 3.6            # distance between rows of clocks, in radii (room for a th
 _GRID_COLUMNS = 2     # static clocks per row: two stay readable on a 390 px phone
 _GRID_GAP = 3.3       # ... with room between them for three-line titles
 _TOP = 40             # px kept free at the top of every figure for plotly's mode bar
+# plotly.js does not know plotly.py's named colour scales (the validation these figures skip expanded them)
+_SEQUENTIAL = get_colorscale(style.SEQUENTIAL)
 
 
-def _figure(data=(), frames=None, layout=None):
-    """A go.Figure from plain specs (frames as small lists, cheap to validate)."""
-    spec = dict(data=list(data), layout=layout or {})
-    if frames is not None:
-        spec["frames"] = frames
-    return go.Figure(spec)
+def _layout(*, height, showlegend=True, **extra):
+    """The house layout (as style.layout lays it out) as a plain dict; `extra` merges into it (dicts
+    one level deep)."""
+    lay = {"font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 30, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}, "height": height,
+           "showlegend": showlegend}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    return lay
+
+
+class _Animated(go.Figure):
+    """A go.Figure whose frames stay plain dicts until asked for: plotly validates frames even when
+    told not to validate (~30 ms for the 48 frames of the animation). to_dict / to_json carry them
+    as built; `frames` validates them on access (tests only)."""
+
+    def __init__(self, spec, frames):  # noqa: D107
+        super().__init__(spec, _validate=False)
+        self._posviz_frames = frames
+
+    @property
+    def frames(self):
+        return tuple(go.Frame(f) for f in self._posviz_frames)
+
+    def to_dict(self):
+        return {**super().to_dict(), "frames": self._posviz_frames}
+
+
+def _figure(data, lay, frames=None):
+    """go.Figure of plain trace, layout (and frame) dicts, not validated (the builders' tests validate
+    them)."""
+    spec = {"data": list(data), "layout": lay}
+    return go.Figure(spec, _validate=False) if frames is None else _Animated(spec, frames)
 
 
 def _grid(c, columns, gap=_GAP):
@@ -45,28 +78,34 @@ def _faces(cx, cy, radius):
     return style.f32(np.concatenate(xs)), style.f32(np.concatenate(ys))
 
 
-def _hands(tips, cx, cy):
-    """tips [c, 2] -> one line centre -> tip per clock (NaN-separated)."""
+def _hand_lines(tips, cx, cy):
+    """tips [..., c, 2] -> x, y [..., 3c]: one line centre -> tip per clock, NaN-separated (float64)."""
     tips = np.asarray(tips, dtype=np.float64)
-    c = tips.shape[0]
-    x = np.stack((cx, cx + tips[:, 0], np.full(c, np.nan)), -1).ravel()
-    y = np.stack((cy, cy + tips[:, 1], np.full(c, np.nan)), -1).ravel()
+    gap = np.full(tips.shape[:-1], np.nan)
+    x = np.stack(np.broadcast_arrays(cx, cx + tips[..., 0], gap), -1).reshape(*tips.shape[:-2], -1)
+    y = np.stack(np.broadcast_arrays(cy, cy + tips[..., 1], gap), -1).reshape(*tips.shape[:-2], -1)
+    return x, y
+
+
+def _hands(tips, cx, cy):
+    """tips [c, 2] -> one line centre -> tip per clock (NaN-separated, float32)."""
+    x, y = _hand_lines(tips, cx, cy)
     return style.f32(x), style.f32(y)
 
 
 def _arcs(start, sweep, cx, cy, radius, n=25):
     """Arcs from angle start[j] sweeping sweep[j] (signed), radius 0.35 R, one per clock."""
-    xs, ys = [], []
-    for j in range(len(start)):
-        t = float(start[j]) + np.linspace(0.0, 1.0, n) * float(sweep[j])
-        xs.append(np.append(cx[j] + 0.35 * radius * np.cos(t), np.nan))
-        ys.append(np.append(cy[j] + 0.35 * radius * np.sin(t), np.nan))
-    return style.f32(np.concatenate(xs)), style.f32(np.concatenate(ys))
+    t = np.asarray(start, dtype=np.float64)[:, None] + np.linspace(0.0, 1.0, n) * np.asarray(sweep, np.float64)[:, None]
+    gap = np.full((len(t), 1), np.nan)
+    xs = np.hstack((np.asarray(cx, np.float64)[:, None] + 0.35 * radius * np.cos(t), gap))
+    ys = np.hstack((np.asarray(cy, np.float64)[:, None] + 0.35 * radius * np.sin(t), gap))
+    return style.f32(xs.ravel()), style.f32(ys.ravel())
 
 
 def _hand_trace(x, y, name, color, c, **kw):
-    return go.Scatter(x=x, y=y, mode="lines+markers", name=name, line=dict(color=color, width=4),
-                      marker=dict(size=[0, 12, 0] * c, color=color), connectgaps=False, **kw)
+    return {"type": "scatter", "x": x, "y": y, "mode": "lines+markers", "name": name,
+            "line": {"color": color, "width": 4}, "marker": {"size": [0, 12, 0] * c, "color": color},
+            "connectgaps": False, **kw}
 
 
 def _axes(cx, cy, radius, top):
@@ -102,14 +141,14 @@ def clock_faces(hands, pair_index, *, labels, height=None):
     ax, ay = _arcs(h["q_angle"], h["between"], cxr, cyr, radius)
     qx, qy = _hands(np.stack((h["q_x"], h["q_y"]), -1), cxr, cyr)
     kx, ky = _hands(np.stack((h["k_x"], h["k_y"]), -1), cxr, cyr)
-    fig = _figure([
-        go.Scatter(x=fx, y=fy, mode="lines", line=dict(color=FACE_COLOR, width=1.5), hoverinfo="skip",
-                   showlegend=False, name="face"),
-        go.Scatter(x=ax, y=ay, mode="lines", line=dict(color=ARC_COLOR, width=3), name=labels["arc"],
-                   hoverinfo="skip"),
+    data = [
+        {"type": "scatter", "x": fx, "y": fy, "mode": "lines", "line": {"color": FACE_COLOR, "width": 1.5},
+         "hoverinfo": "skip", "showlegend": False, "name": "face"},
+        {"type": "scatter", "x": ax, "y": ay, "mode": "lines", "line": {"color": ARC_COLOR, "width": 3},
+         "name": labels["arc"], "hoverinfo": "skip"},
         _hand_trace(qx, qy, labels["q"], Q_COLOR, c, hovertemplate="%{x:.3f}, %{y:.3f}"),
         _hand_trace(kx, ky, labels["k"], K_COLOR, c, hovertemplate="%{x:.3f}, %{y:.3f}"),
-    ])
+    ]
     titles = []
     for j, i in enumerate(idx):
         lines = [labels["pair"].format(i=int(i), theta=float(h["theta"][j]))]
@@ -118,11 +157,15 @@ def clock_faces(hands, pair_index, *, labels, height=None):
         lines.append(labels["added" if "between" in labels else "angle"].format(deg=math.degrees(float(h["delta"][j]))))
         titles.append("<br>".join(lines))
     rows = -(-c // _GRID_COLUMNS)
-    style.layout(fig, height=height or 110 + 215 * rows)
-    fig.update_layout(**_axes(cx, cy, radius, top=2.35 if "between" in labels else 1.95),
-                      annotations=_titles(titles, cx, cy, radius), margin=dict(l=10, r=10, t=_TOP, b=10),
-                      legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.02, yanchor="top"))
-    return fig
+    lay = _layout(height=height or 110 + 215 * rows, **_axes(cx, cy, radius, top=2.35 if "between" in labels else 1.95),
+                  annotations=_titles(titles, cx, cy, radius), margin=dict(l=10, r=10, t=_TOP, b=10),
+                  legend=dict(x=0.5, xanchor="center", y=-0.02, yanchor="top"))
+    return _figure(data, lay)
+
+
+def _plain(a, digits):
+    """Frame arrays [T, n] as plain lists per frame (None = gap), rounded: JSON-ready, no numpy per frame."""
+    return [[None if v != v else round(v, digits) for v in row] for row in np.asarray(a).tolist()]
 
 
 def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labels, height=680):
@@ -135,8 +178,7 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
     rerun. From the top: caption row, clocks, legend, score line, then the frame slider and below
     it the play / pause buttons — nothing overlaps on a phone.
 
-    Frames carry plain lists (a few numbers each), which plotly validates much faster than
-    numpy arrays.
+    Frames carry plain lists (a few numbers each): small to send, cheap to encode.
     """
     q_xy, k_xy, scores = style.f32(q_xy), style.f32(k_xy), style.f32(scores)
     steps, m_pos, n_pos = np.asarray(steps), np.asarray(m_pos), np.asarray(n_pos)
@@ -148,54 +190,54 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
     cxr, cyr = cx * radius, cy * radius
     fx, fy = _faces(cxr, cyr, radius)
     sx, sy = style.line_xy(steps, scores)
+    # every frame's hand lines at once, through float32 like the static clocks: [T, 3c] each
+    (qx, qy), (kx, ky) = (tuple(a.astype(np.float32) for a in _hand_lines(xy, cxr, cyr)) for xy in (q_xy, k_xy))
+    qx, qy, kx, ky = (_plain(a, 5) for a in (qx, qy, kx, ky))
+    step_list = [int(v) for v in steps]
+    score_list = [float(v) for v in scores]
+    now_y = [round(v, 6) for v in score_list]
+    captions = [labels["step"].format(t=step_list[f], m=int(m_pos[f]), n=int(n_pos[f]), score=score_list[f])
+                for f in range(t_count)]
 
-    def lst(a):
-        """Tiny frame arrays as plain lists (None = gap): no numpy validation per frame."""
-        return [None if np.isnan(v) else round(float(v), 5) for v in a]
-
-    def hands(f):
-        (qx, qy), (kx, ky) = _hands(q_xy[f], cxr, cyr), _hands(k_xy[f], cxr, cyr)
-        return dict(type="scatter", x=lst(qx), y=lst(qy)), dict(type="scatter", x=lst(kx), y=lst(ky))
-
-    def now(f):
-        return dict(type="scatter", x=[int(steps[f])], y=[round(float(scores[f]), 6)])
-
-    def text(f):
-        caption = labels["step"].format(t=int(steps[f]), m=int(m_pos[f]), n=int(n_pos[f]), score=float(scores[f]))
-        return dict(type="scatter", x=[0.0], y=[0.5], text=[caption])
+    def frame_data(f):
+        return [{"type": "scatter", "x": qx[f], "y": qy[f]}, {"type": "scatter", "x": kx[f], "y": ky[f]},
+                {"type": "scatter", "x": [step_list[f]], "y": [now_y[f]]},
+                {"type": "scatter", "x": [0.0], "y": [0.5], "text": [captions[f]]}]
 
     sizes = [0, 12, 0] * c
-    q0, k0 = hands(0)
+    q0, k0, now0, text0 = frame_data(0)
     data = [
-        dict(type="scatter", x=fx, y=fy, mode="lines", line=dict(color=FACE_COLOR, width=1.5), hoverinfo="skip",
-             showlegend=False, name="face"),
-        dict(q0, mode="lines+markers", name=labels["q"], line=dict(color=Q_COLOR, width=4),
-             marker=dict(size=sizes, color=Q_COLOR), hoverinfo="skip"),
-        dict(k0, mode="lines+markers", name=labels["k"], line=dict(color=K_COLOR, width=4),
-             marker=dict(size=sizes, color=K_COLOR), hoverinfo="skip"),
-        dict(type="scatter", x=sx, y=sy, mode="lines+markers", line=dict(color=style.PALETTE[2], width=2.5),
-             marker=dict(size=5), name=labels["score"], xaxis="x2", yaxis="y2",
-             hovertemplate="t=%{x}<br>score=%{y:.4f}<extra></extra>"),
-        dict(now(0), mode="markers", xaxis="x2", yaxis="y2", name=labels["now"], hoverinfo="skip",
-             marker=dict(size=15, color=style.PALETTE[3], symbol="diamond")),
-        dict(text(0), mode="text", textposition="middle right", hoverinfo="skip",                # the figure's font size
-             showlegend=False, name="step", xaxis="x3", yaxis="y3"),
+        {"type": "scatter", "x": fx, "y": fy, "mode": "lines", "line": {"color": FACE_COLOR, "width": 1.5},
+         "hoverinfo": "skip", "showlegend": False, "name": "face"},
+        {**q0, "mode": "lines+markers", "name": labels["q"], "line": {"color": Q_COLOR, "width": 4},
+         "marker": {"size": sizes, "color": Q_COLOR}, "hoverinfo": "skip"},
+        {**k0, "mode": "lines+markers", "name": labels["k"], "line": {"color": K_COLOR, "width": 4},
+         "marker": {"size": list(sizes), "color": K_COLOR}, "hoverinfo": "skip"},
+        {"type": "scatter", "x": sx, "y": sy, "mode": "lines+markers", "line": {"color": style.PALETTE[2], "width": 2.5},
+         "marker": {"size": 5}, "name": labels["score"], "xaxis": "x2", "yaxis": "y2",
+         "hovertemplate": "t=%{x}<br>score=%{y:.4f}<extra></extra>"},
+        {**now0, "mode": "markers", "xaxis": "x2", "yaxis": "y2", "name": labels["now"], "hoverinfo": "skip",
+         "marker": {"size": 15, "color": style.PALETTE[3], "symbol": "diamond"}},
+        {**text0, "mode": "text", "textposition": "middle right", "hoverinfo": "skip",           # the figure's font size
+         "showlegend": False, "name": "step", "xaxis": "x3", "yaxis": "y3"},
     ]
-    # the caption is a text trace (not the title): a frame with a layout costs a full Layout validation
-    frames = [dict(name=str(t), traces=[1, 2, 4, 5], data=[*hands(t), now(t), text(t)]) for t in range(t_count)]
-    anim = dict(mode="immediate", transition=dict(duration=0))
-    play = dict(label=labels["play"], method="animate",
-                args=[None, dict(anim, frame=dict(duration=200, redraw=True), fromcurrent=True)])
-    pause = dict(label=labels["pause"], method="animate",
-                 args=[[None], dict(anim, frame=dict(duration=0, redraw=False))])
-    slider_steps = [dict(method="animate", label=str(int(steps[t])),
-                         args=[[str(t)], dict(anim, frame=dict(duration=0, redraw=True))]) for t in range(t_count)]
+    # the caption is a text trace (not the title): frames carry data only
+    frames = [{"name": str(t), "traces": [1, 2, 4, 5], "data": frame_data(t)} for t in range(t_count)]
+    play = {"label": labels["play"], "method": "animate",
+            "args": [None, {"mode": "immediate", "transition": {"duration": 0}, "frame": {"duration": 200, "redraw": True},
+                            "fromcurrent": True}]}
+    pause = {"label": labels["pause"], "method": "animate",
+             "args": [[None], {"mode": "immediate", "transition": {"duration": 0},
+                               "frame": {"duration": 0, "redraw": False}}]}
+    jump = {"mode": "immediate", "transition": {"duration": 0}, "frame": {"duration": 0, "redraw": True}}
+    slider_steps = [{"method": "animate", "label": str(step_list[t]), "args": [[str(t)], jump]}   # one shared dict:
+                    for t in range(t_count)]                                                       # copied once
     lo, hi = float(scores.min()), float(scores.max())
     pad = max(0.1 * (hi - lo), 0.05 * max(abs(lo), abs(hi)), 0.05)
     clocks = _axes(cx, cy, radius, top=1.8)
     clocks["yaxis"]["domain"] = [0.53, 0.9]
-    layout = dict(
-        **clocks,
+    lay = _layout(
+        height=height, **clocks,
         xaxis2=dict(anchor="y2", range=[float(steps[0]) - 0.5, float(steps[-1]) + 0.5], title=dict(text=labels["x"])),
         yaxis2=dict(anchor="x2", domain=[0.0, 0.36], range=[lo - pad, hi + pad], title=dict(text=labels["y"])),
         xaxis3=dict(anchor="y3", range=[0, 1], visible=False, fixedrange=True),
@@ -205,12 +247,8 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
                       currentvalue=dict(visible=False), pad=dict(t=0, b=0), font=dict(size=11))],
         updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.42,
                           xanchor="left", yanchor="top", showactive=False, pad=dict(t=0, r=10))],
-    )
-    fig = _figure(data, frames, layout)
-    style.layout(fig, height=height)
-    fig.update_layout(margin=dict(l=60, r=20, t=_TOP, b=260),
-                      legend=dict(orientation="h", x=0.5, xanchor="center", y=0.445, yanchor="middle"))
-    return fig
+        margin=dict(l=60, r=20, t=_TOP, b=260), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
+    return _figure(data, lay, frames)
 
 
 def score_vs_distance(distances, per_pair, mean, pair_index, current, *, labels, height=440):
@@ -220,21 +258,23 @@ def score_vs_distance(distances, per_pair, mean, pair_index, current, *, labels,
     labels: x, y, pair (template {i}), mean (already formatted), now.
     """
     per_pair = style.f32(per_pair)
-    fig = _figure()
+    data = []
     for j, i in enumerate(np.asarray(pair_index).astype(int)):
         x, y = style.line_xy(distances, per_pair[j])
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=labels["pair"].format(i=int(i)),
-                                 line=dict(width=1.4, color=style.PALETTE[(4, 5, 2, 6)[j % 4]]),
-                                 opacity=0.7))
+        data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": labels["pair"].format(i=int(i)),
+                     "line": {"width": 1.4, "color": style.PALETTE[(4, 5, 2, 6)[j % 4]]}, "opacity": 0.7})
     x, y = style.line_xy(distances, mean)
-    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=labels["mean"], line=dict(width=4, color="#000000")))
-    fig.add_vline(x=float(current), line=dict(color=style.PALETTE[3], width=2, dash="dash"),
-                  annotation_text=labels["now"], annotation_position="top right")
-    style.layout(fig, x_title=labels["x"], y_title=labels["y"], height=height)
-    fig.update_yaxes(range=[-1.08, 1.08], zeroline=True)
-    fig.update_layout(margin=dict(t=_TOP, b=140),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top"))
-    return fig
+    data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": labels["mean"],
+                 "line": {"width": 4, "color": "#000000"}})
+    now = float(current)
+    lay = _layout(height=height, xaxis={"title": {"text": labels["x"]}},
+                  yaxis={"title": {"text": labels["y"]}, "range": [-1.08, 1.08], "zeroline": True},
+                  margin={"t": _TOP, "b": 140}, legend={"x": 0, "xanchor": "left", "y": -0.3, "yanchor": "top"},
+                  shapes=[{"type": "line", "x0": now, "x1": now, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+                           "line": {"color": style.PALETTE[3], "width": 2, "dash": "dash"}}],
+                  annotations=[{"text": labels["now"], "x": now, "xref": "x", "y": 1, "yref": "y domain",
+                                "xanchor": "left", "yanchor": "top", "showarrow": False}])
+    return _figure(data, lay)
 
 
 def pair_clock(q0, k0, rq, rk, *, labels, height=420):
@@ -244,27 +284,26 @@ def pair_clock(q0, k0, rq, rk, *, labels, height=420):
     """
     q0, k0, rq, rk = (style.f32(v) for v in (q0, k0, rq, rk))
     radius = float(max(np.hypot(*q0), np.hypot(*k0), 1e-6))
-    fig = _figure()
-    for r in sorted({float(np.hypot(*q0)), float(np.hypot(*k0))}):
-        fig.add_trace(go.Scatter(x=style.f32(r * np.cos(_CIRCLE)), y=style.f32(r * np.sin(_CIRCLE)),
-                                 mode="lines", line=dict(color=FACE_COLOR, width=1.2), hoverinfo="skip",
-                                 showlegend=False, name="face"))
+    data = [{"type": "scatter", "x": style.f32(r * np.cos(_CIRCLE)), "y": style.f32(r * np.sin(_CIRCLE)),
+             "mode": "lines", "line": {"color": FACE_COLOR, "width": 1.2}, "hoverinfo": "skip",
+             "showlegend": False, "name": "face"} for r in sorted({float(np.hypot(*q0)), float(np.hypot(*k0))})]
     for vec, name, color, dash, width in ((q0, labels["q0"], Q_COLOR, "dot", 2), (k0, labels["k0"], K_COLOR, "dot", 2),
                                           (rq, labels["rq"], Q_COLOR, "solid", 5),
                                           (rk, labels["rk"], K_COLOR, "solid", 5)):
-        fig.add_trace(go.Scatter(x=style.f32([0.0, vec[0]]), y=style.f32([0.0, vec[1]]), mode="lines+markers",
-                                 name=name, line=dict(color=color, width=width, dash=dash),
-                                 marker=dict(size=[0, 12 if dash == "solid" else 7], color=color),
-                                 opacity=1.0 if dash == "solid" else 0.55,
-                                 hovertemplate=f"{name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>"))
+        data.append({"type": "scatter", "x": style.f32([0.0, vec[0]]), "y": style.f32([0.0, vec[1]]),
+                     "mode": "lines+markers", "name": name, "line": {"color": color, "width": width, "dash": dash},
+                     "marker": {"size": [0, 12 if dash == "solid" else 7], "color": color},
+                     "opacity": 1.0 if dash == "solid" else 0.55,
+                     "hovertemplate": f"{name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>"})
     lim = 1.15 * radius
-    style.layout(fig, title=labels["title"], height=height)
-    fig.update_xaxes(range=[-lim, lim], zeroline=True, scaleanchor="y", scaleratio=1, constrain="domain")
-    fig.update_yaxes(range=[-lim, lim], zeroline=True, constrain="domain")
-    fig.update_layout(title=dict(yref="container", y=1.0, yanchor="top", pad=dict(t=_TOP - 6)),
-                      margin=dict(t=_TOP + 40, b=10, l=50, r=10),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.12, yanchor="top"))
-    return fig
+    lay = _layout(height=height,
+                  title={"text": labels["title"], "x": 0.01, "xanchor": "left", "yref": "container", "y": 1.0,
+                         "yanchor": "top", "pad": {"t": _TOP - 6}},
+                  xaxis={"range": [-lim, lim], "zeroline": True, "scaleanchor": "y", "scaleratio": 1, "constrain": "domain"},
+                  yaxis={"range": [-lim, lim], "zeroline": True, "constrain": "domain"},
+                  margin={"t": _TOP + 40, "b": 10, "l": 50, "r": 10},
+                  legend={"x": 0, "xanchor": "left", "y": -0.12, "yanchor": "top"})
+    return _figure(data, lay)
 
 
 def layout_pairs(pairs_interleaved, pairs_half, *, labels, height=250):
@@ -281,17 +320,16 @@ def layout_pairs(pairs_interleaved, pairs_half, *, labels, height=250):
         rows.append(row)
     z = np.stack(rows)                                                   # [2, d]
     d = z.shape[1]
-    text = z.astype(int).astype(str) if d <= 32 else None
-    tr = style.heatmap(z, x=np.arange(d), y=np.asarray(labels["rows"]), colorscale=style.SEQUENTIAL,
-                       zmin=0, zmax=max(d // 2 - 1, 1), colorbar_title=labels["z"], text=text,
-                       hover="dim=%{x}<br>pair i=%{z}<extra>%{y}</extra>")
-    fig = _figure([tr])
-    style.layout(fig, x_title=labels["x"], height=height, legend=False)
-    fig.update_traces(xgap=2, ygap=4, colorbar=dict(thickness=14, len=1.0))
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(dtick=1 if d <= 16 else None)
-    fig.update_layout(margin=dict(t=_TOP))
-    return fig
+    zd, ri, ci = style.decimate_2d(z)
+    trace = {"type": "heatmap", "z": zd, "x": np.arange(d)[ci], "y": [str(labels["rows"][i]) for i in ri],
+             "colorscale": _SEQUENTIAL, "zmin": 0, "zmax": max(d // 2 - 1, 1), "showscale": True,
+             "colorbar": {"title": {"text": labels["z"]}, "thickness": 14, "len": 1.0},
+             "hovertemplate": "dim=%{x}<br>pair i=%{z}<extra>%{y}</extra>", "xgap": 2, "ygap": 4}
+    if d <= 32:                                                          # the pair index in each cell
+        trace.update(text=zd.astype(int).astype(str).tolist(), texttemplate="%{text}")
+    lay = _layout(height=height, showlegend=False, xaxis={"title": {"text": labels["x"]}, **({"dtick": 1} if d <= 16 else {})},
+                  yaxis={"autorange": "reversed"}, margin={"t": _TOP})
+    return _figure([trace], lay)
 
 
 def _num(v, digits=4):

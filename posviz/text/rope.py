@@ -291,6 +291,7 @@ EN = {
     "w.rope_calc_s": "key position s",
     "w.rope_calc_only_q": "rotate only Q",
     "w.rope_calc_only_q.help": "The bug of exercise 2: the key is used unrotated.",
+    "w.rope_steps": "Show the seven steps with their values",
     "w.rope_step_p": "first position p",
     "w.rope_step_p.help": "The three positions of the step-by-step case are p, p+1 and p+2.",
     # scenes
@@ -603,6 +604,7 @@ ZH = {
     "w.rope_calc_s": "key 位置 s",
     "w.rope_calc_only_q": "只旋转 Q",
     "w.rope_calc_only_q.help": "练习 2 的错误：key 不旋转，直接参与点积。",
+    "w.rope_steps": "展开七个步骤及其数值",
     "w.rope_step_p": "起始位置 p",
     "w.rope_step_p.help": "逐步示例的三个位置是 p、p+1 和 p+2。",
     "rope.scene.pair": "一对维度，一个位置",

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from posviz.pe import scaling
-from posviz.validate import PosvizError, check_choice, check_int, MAX_POSITION
+from posviz.validate import PosvizError, check_choice, check_float, check_int, MAX_POSITION
 from posviz.views import cached
 
 HEAD_DIMS = (16, 32, 64, 80, 96, 128, 160, 192, 256)
@@ -23,6 +23,52 @@ NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from
 
 def _np(t):
     return t.numpy() if hasattr(t, "numpy") else t
+
+
+def _ones_scores(curves, distances):
+    """scaling.ones_score of several spectra on the same distances -> {name: [R] float64}, bit for bit
+    equal to it (tested): each cosine column cos(r theta'_i) is computed once for all spectra, since
+    they share many pairs (theta_0 = 1 in every method; YaRN and Llama 3 keep the fast pairs; "model"
+    repeats one of the methods). curves: {name: (inv_freq [d/2], attention factor)}."""
+    r = torch.as_tensor(distances, dtype=torch.float64).numpy()                      # [R]
+    invs = [torch.as_tensor(inv, dtype=torch.float64).numpy() for inv, _ in curves.values()]   # [d/2] each
+    values, where = np.unique(np.concatenate(invs), return_inverse=True)             # [U], [sum d/2]
+    cos = np.cos(np.multiply.outer(r, values))                                       # [R,U]
+    out, start = {}, 0
+    for (name, (_, a)), inv in zip(curves.items(), invs):
+        a = check_float("attention_factor", a, 0.0, 100.0, lo_open=True)
+        cols = where[start:start + inv.size]
+        start += inv.size
+        block = np.ascontiguousarray(cos[:, cols])                                    # [R,d/2] as ones_score lays it
+        out[name] = (a * a * torch.from_numpy(block.mean(axis=1))).numpy()          # [R]: the same sums, same order
+    return out
+
+
+@cached
+def spectra(rotary_dim, params_json, train_length, target_length, n_distances=1200):
+    """What `analysis` draws that does not depend on its focus method: the trained spectrum theta, each
+    compared method's (and the model's own) frequencies and attention factor, and their decay curves.
+    -> dict(model (checked parameters), d, theta, curves {method: (inv_freq, attention)}, distances,
+    scores {method: [R]})."""
+    params = {k: v for k, v in json.loads(params_json).items() if k not in ("partial_rotary_factor", "mrope_section")}
+    d, model = scaling.check_rope_parameters(rotary_dim, params)
+    train_length = check_int("train_length", train_length, 1, MAX_POSITION)
+    target_length = check_int("target_length", target_length, 1, MAX_POSITION)
+    base = model["rope_theta"]
+    theta, _ = scaling.rope_frequencies(d, {"rope_type": "default", "rope_theta": base})    # [d/2]
+    curves = {}
+    yarn_like = model if model["rope_type"] == "yarn" else None
+    llama_like = model if model["rope_type"] == "llama3" else None
+    for m in scaling.SCALING_METHODS:
+        if m in ("ntk", "dynamic") and d < 4:
+            continue
+        p, seq = scaling.method_parameters(m, d, base, train_length, target_length, yarn=yarn_like, llama3=llama_like)
+        curves[m] = scaling.rope_frequencies(d, p, seq_len=seq)                      # ([d/2], a)
+    seq = target_length if model["rope_type"] in ("dynamic", "longrope") else None
+    curves["model"] = scaling.rope_frequencies(d, model, seq_len=seq)               # ([d/2], a)
+    r = scaling.log_distances(target_length, n_distances)                           # [R]
+    return {"model": model, "d": d, "theta": theta.numpy(), "distances": r.numpy(),
+            "curves": {m: (inv.numpy(), a) for m, (inv, a) in curves.items()}, "scores": _ones_scores(curves, r)}
 
 
 @cached
@@ -40,34 +86,23 @@ def analysis(rotary_dim, params_json, train_length, target_length, method="model
     s, wavelengths, wavelengths_selected, n_long, seen, needed, never_seen, distances, scores,
     yarn_range, llama3_edges, ntk_base.
     """
-    params = {k: v for k, v in json.loads(params_json).items() if k not in ("partial_rotary_factor", "mrope_section")}
-    d, model = scaling.check_rope_parameters(rotary_dim, params)
-    train_length = check_int("train_length", train_length, 1, MAX_POSITION)
-    target_length = check_int("target_length", target_length, 1, MAX_POSITION)
     method = check_choice("method", method, scaling.SCALING_METHODS + ("model",))
+    sp = spectra(rotary_dim, params_json, train_length, target_length, n_distances)
+    d, model, curves = sp["d"], sp["model"], sp["curves"]
+    train_length, target_length = int(train_length), int(target_length)
     base = model["rope_theta"]
-    theta, _ = scaling.rope_frequencies(d, {"rope_type": "default", "rope_theta": base})    # [d/2]
-    curves = {}
-    yarn_like = model if model["rope_type"] == "yarn" else None
-    llama_like = model if model["rope_type"] == "llama3" else None
-    for m in scaling.SCALING_METHODS:
-        if m in ("ntk", "dynamic") and d < 4:
-            continue
-        p, seq = scaling.method_parameters(m, d, base, train_length, target_length, yarn=yarn_like, llama3=llama_like)
-        curves[m] = scaling.rope_frequencies(d, p, seq_len=seq)                      # ([d/2], a)
-    seq = target_length if model["rope_type"] in ("dynamic", "longrope") else None
-    curves["model"] = scaling.rope_frequencies(d, model, seq_len=seq)               # ([d/2], a)
+    theta = torch.from_numpy(sp["theta"])                                            # [d/2]
     if method not in curves:
         raise PosvizError("at_least", name="head_dim", lo=4, got=d)
     s = scaling.comparison_factor(train_length, target_length)
     factor = model.get("factor", 1.0) if method == "model" else s
     if method == "model" and model["rope_type"] in ("dynamic", "longrope"):
-        factor = float(theta[-1] / curves["model"][0][-1])     # effective factor on the slowest pair
-    sel, _ = curves[method]                                                          # [d/2]
+        factor = float(theta[-1] / torch.from_numpy(curves["model"][0])[-1])   # effective factor on the slowest pair
+    sel = torch.from_numpy(curves[method][0])                                        # [d/2]
     ratio = scaling.frequency_ratio(sel, theta)                                      # [d/2]
     seen, needed, never = scaling.phase_coverage(theta, sel, train_length, target_length)   # [d/2] x3
-    r = scaling.log_distances(target_length, n_distances)                           # [R]
-    scores = {m: scaling.ones_score(inv, r, a).numpy() for m, (inv, a) in curves.items()}  # {m: [R]}
+    yarn_like = model if model["rope_type"] == "yarn" else None
+    llama_like = model if model["rope_type"] == "llama3" else None
     yarn_p = yarn_like or scaling.method_parameters("yarn", max(d, 4), base, train_length, target_length)[0]
     yarn_range = scaling.yarn_correction_range(d, scaling.check_rope_parameters(d, yarn_p)[1])
     llama_p = llama_like or scaling.method_parameters("llama3", max(d, 4), base, train_length, target_length)[0]
@@ -75,12 +110,12 @@ def analysis(rotary_dim, params_json, train_length, target_length, method="model
     edges = [i + 0.5 for i in range(d // 2 - 1) if lb[i] != lb[i + 1]]
     lam = scaling.pair_wavelengths(theta)                                            # [d/2]
     bands = scaling.band_of_ratio(ratio, max(1.0, factor))                          # [d/2]
-    return {"theta": theta.numpy(), "curves": {m: (inv.numpy(), a) for m, (inv, a) in curves.items()},
+    return {"theta": sp["theta"], "curves": curves,
             "ratio": ratio.numpy(), "bands": bands.numpy(), "band_counts": [int((bands == b).sum()) for b in (0, 1, 2)],
             "factor": float(factor), "s": s, "wavelengths": lam.numpy(),
             "wavelengths_selected": scaling.pair_wavelengths(sel).numpy(), "n_long": int((lam > train_length).sum()),
-            "seen": seen.numpy(), "needed": needed.numpy(), "never_seen": never.numpy(), "distances": r.numpy(),
-            "scores": scores, "yarn_range": tuple(float(x) for x in yarn_range), "llama3_edges": edges,
+            "seen": seen.numpy(), "needed": needed.numpy(), "never_seen": never.numpy(), "distances": sp["distances"],
+            "scores": sp["scores"], "yarn_range": tuple(float(x) for x in yarn_range), "llama3_edges": edges,
             "ntk_base": scaling.ntk_aware_base(base, s, d) if d >= 4 else base}
 
 
@@ -103,6 +138,12 @@ def layer_curves(types_json, target_length, n_distances=900):
         out.append([name, inv.numpy(), scaling.ones_score(inv, r, a).numpy()])
     switch = next((s for _, _, s in types.values() if s), None)
     return {"distances": r.numpy(), "curves": out, "switch": switch}
+
+
+def has_layer_curves(model):
+    """Whether a described model has more than one spectrum to compare (several layer types, or
+    LongRoPE's short and long factor sets): the curves of layer_curves(curve_inputs(model))."""
+    return len(model["types"]) > 1 or any("inv_long" in t for t in model["types"].values())
 
 
 def curve_inputs(model):

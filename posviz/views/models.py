@@ -88,6 +88,14 @@ def entry(key):
     return {**out, **describe(m["rope"])}
 
 
+@cached(max_entries=1)
+def all_strips():
+    """Every gallery model's layer strip and name, in gallery order -> {"strips": [[category]], "names": [str]}
+    (one cache hit instead of one per model)."""
+    entries = [entry(k) for k in gallery.KEYS]
+    return {"strips": [e["strip"] for e in entries], "names": [e["name"] for e in entries]}
+
+
 def _pattern(strip):
     """Layer pattern as counts, e.g. {"local": 52, "global": 10}."""
     return {c: strip.count(c) for c in STRIP if c in strip}

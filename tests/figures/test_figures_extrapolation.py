@@ -1,8 +1,13 @@
 """Figures of the extrapolation page: trace types, shapes, log axes, labels taken from the labels dict,
 payload size; one panel each."""
+import json
+
+import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from posviz.figures import extrapolation as fx
+from posviz.figures import style
 from posviz.pe import models as gallery
 from posviz.pe import scaling
 from posviz.views import extrapolation as view
@@ -107,3 +112,55 @@ def test_largest_head_dim_payload():
     assert len(fx.frequencies_figure(curves, labels=L).to_json()) < 2_000_000
     assert len(fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], 256, 1048576,
                                labels=L).to_json()) < 2_000_000
+
+
+def validated_equals_built(fig):
+    """plotly's validation raises on a wrong property and expands what plotly.js does not know: the
+    validated figure must be exactly the one built."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+def _page_figures(key, method, l_train=None, l_target=None, labels=L):
+    """Every figure the page draws for a gallery model and a focus method (and the layer types')."""
+    e, v = analysis(key, method, l_train, l_target)
+    lt, lg = l_train or e["l_train"], l_target or e["l_target"]
+    curves = [(m, m, v["curves"][m][0]) for m in v["curves"]]
+    sections = [(a, b, f"axis{i}") for a, b, i in view.mrope_sections(e["mrope_section"])]
+    yield fx.ratio_figure(v["ratio"], v["bands"], v["factor"], labels=labels)
+    yield fx.wavelength_figure(v["wavelengths"], lt, lg, labels=labels,
+                               scaled=None if method == "default" else v["wavelengths_selected"])
+    yield fx.phase_figure(v["seen"], v["needed"], v["never_seen"], labels=labels)
+    yield fx.frequencies_figure(curves, labels=labels, yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"],
+                                sections=sections)
+    yield fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], lt, lg, labels=labels,
+                          shown=("default", method, "model"))
+    lc = view.layer_curves(view.curve_inputs(e), lg)
+    yield fx.frequencies_figure([(k, k, inv) for k, inv, _ in lc["curves"]], labels=labels)
+    yield fx.decay_figure(lc["distances"], [(k, k, s) for k, _, s in lc["curves"]], lt, lg, labels=labels,
+                          switch=lc["switch"])
+    if e["temperature"]:
+        p, tau = view.query_temperature(e["temperature"]["floor_scale"], e["temperature"]["attn_scale"], lg)
+        yield fx.temperature_figure(p, tau, labels=labels)
+
+
+@pytest.mark.parametrize("key", gallery.KEYS)
+def test_every_figure_is_valid_plotly(key):
+    """The builders skip plotly's validation for speed: validate what they build here, every kind, and
+    in lecture mode."""
+    for method, lengths in (("model", (None, None)), ("linear", (4096, 16384)), ("default", (8192, 8192))):
+        for fig in _page_figures(key, method, *lengths):
+            assert validated_equals_built(fig), (key, method, fig.layout.title.text)
+            go.Figure(style.presentation(fig).to_dict())
+
+
+def test_figures_without_optional_labels_are_valid_plotly():
+    """No title, no axis titles, no names for the YaRN ramp or the switch: still exactly valid."""
+    bare = {k: k for k in ("turns", "never_turns", "scaled", "l_train", "l_target", "seen", "needed_ok",
+                           "needed_new", "band0", "band1", "band2", "one_over")}
+    for fig in _page_figures("phi35_mini", "yarn", 4096, 131072, labels=bare):
+        assert validated_equals_built(fig)
+    v = view.analysis(256, view.custom_params(1e7), 256, 1048576, "ntk")
+    for fig in (fx.frequencies_figure([(m, m, v["curves"][m][0]) for m in v["curves"]], labels=L),
+                fx.decay_figure(v["distances"], [(m, m, s) for m, s in v["scores"].items()], 256, 1048576, labels=L)):
+        assert validated_equals_built(fig)

@@ -3,9 +3,10 @@ import json
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
-from posviz.figures import export
+from posviz.figures import export, style
 from posviz.figures import rope as fr
 from posviz.views import rope as view
 
@@ -157,3 +158,61 @@ def test_calculator_formula():
     assert r"(-0.5)\cdot 11 + 0.866\cdot 2" in tex
     neg = fr.calculator_formula(view.calculator(1, 2, 3, 4, "pi3", 0.5, -5, 7, True))
     assert r"-p\,\theta = -(-5)" in neg
+
+
+def validated_equals_built(fig):
+    """plotly's validation raises on a wrong property and expands what plotly.js does not know (a named
+    colour scale such as "Viridis"): the validated figure must be exactly the one built."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+RANDOM_LABELS = dict(CLOCK_LABELS, between="q→k {deg:.0f}°", added="added {deg:.0f}°")
+del RANDOM_LABELS["angle"]
+PAIR_LABELS = dict(q0="q0", k0="k0", rq="rq", rk="rk", title="t")
+
+
+def _all_figures(m, n, d, base, content):
+    cv = view.clock(m, n, d, base, content)
+    yield fr.clock_faces(cv["hands"], cv["pairs"], labels=CLOCK_LABELS if cv["plain"] else RANDOM_LABELS)
+    for mode in view.ANIM_MODES:
+        av = view.animation(m, n, d, base, content, mode)
+        yield fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+                                 labels=ANIM_LABELS)
+    dv = view.distance(d, base)
+    yield fr.score_vs_distance(dv["distances"], dv["per_pair"], dv["mean"], dv["pairs"], n - m, labels=DIST_LABELS)
+    lv = view.layouts(d, m, n, base)
+    yield fr.layout_pairs(lv["pairs_interleaved"], lv["pairs_half"], labels=dict(rows=["a", "b"], x="x", z="z"))
+
+
+@pytest.mark.parametrize("m, n, d, base, content", [
+    (2, 5, 8, 10000.0, "unit"), (1, 3, 2, 10000.0, "unit"), (5, 5, 8, 10000.0, "random"),
+    (3, 9, 16, 100.0, "random"), (0, 128, 32, 10.0, "unit"), (128, 0, 256, 1000000.0, "random")])
+def test_every_figure_is_valid_plotly(m, n, d, base, content):
+    """The builders skip plotly's validation for speed: validate what they build here, every kind, and
+    in lecture mode."""
+    for fig in _all_figures(m, n, d, base, content):
+        assert validated_equals_built(fig), fig.layout.title.text
+        go.Figure(style.presentation(fig).to_dict())
+
+
+def test_every_pair_clock_is_valid_plotly():
+    rows = view.hand_examples()
+    calcs = [view.calculator(1, 2, 3, 4, "pi3", 0.5, 5, 7, only_q) for only_q in (False, True)]
+    calcs.append(view.calculator(0, 0, 0, 0, "other", -10.0, -1000, 1000))
+    for r in rows + calcs:
+        fig = fr.pair_clock(r["q"], r["k"], r["rq"], r["rk"], labels=PAIR_LABELS)
+        assert validated_equals_built(fig)
+        go.Figure(style.presentation(fig).to_dict())
+
+
+def test_animation_frames_are_plain_and_validate_on_access():
+    """The animation's frames skip plotly's validation when built (it ignores _validate=False for
+    frames); to_dict carries them, `frames` gives validated go.Frame objects."""
+    av = view.animation(2, 5, 8)
+    fig = fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
+                             labels=ANIM_LABELS)
+    frames = fig.to_dict()["frames"]
+    assert len(frames) == len(fig.frames) == view.ANIMATION_STEPS
+    assert frames[5]["data"][3]["text"] == list(fig.frames[5].data[3].text)
+    assert json.loads(fig.to_json())["frames"][5]["name"] == "5"

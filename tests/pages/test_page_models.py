@@ -15,7 +15,7 @@ def test_default_view(lang):
     assert len(at.dataframe) == 2                           # the gallery + the check of the picked models
     assert len(at.dataframe[0].value) == len(gallery.KEYS)
     figs = figures(at)
-    assert len(figs) == 4                                   # strips, wavelengths, decay, all strips
+    assert len(figs) == 3                                   # strips, wavelengths, decay (all strips: behind a click)
     assert [tr["name"] for tr in figs[1]["data"]][:3] and figs[1]["layout"]["yaxis"]["type"] == "log"
     checks = at.dataframe[1].value
     assert len(checks) == 3 and all(float(x) <= 1e-6 for x in checks.iloc[:, 2])
@@ -35,3 +35,14 @@ def test_sort_and_lecture_mode_table():
     at = open_page("models", "en", models_sort="theta", present="1")
     assert_clean(at)
     assert len(at.table) >= 1 and not at.dataframe     # lecture mode: plain tables the projector CSS enlarges
+
+
+def test_every_models_strip_is_a_lazy_deep_dive():
+    """Closed by default, its body does not run; ?models_all=true opens it with one row per gallery model."""
+    at = open_page("models", "en")
+    assert [e for e in at.expander if e.label == text.get("en", "w.models_all")]
+    at = open_page("models", "zh", models_all="true")
+    assert_clean(at)
+    figs = figures(at)
+    assert len(figs) == 4 and len(figs[-1]["data"][0]["y"]) == len(gallery.KEYS)
+    assert figs[-1]["layout"]["title"]["text"] == text.get("zh", "models.all.title")

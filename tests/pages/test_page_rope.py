@@ -107,9 +107,20 @@ def test_calculator():
     assert _metric_values(at)[CALC] != only_q and at.toggle(key="rope_calc_only_q").value
 
 
-def test_apply_rope_step_by_step_and_sdpa():
-    at = open_page("rope", "zh", rope_step_p="900")
+def test_apply_rope_steps_are_a_closed_deep_dive_by_default():
+    """The step-by-step section sits behind a lazy expander: closed, nothing of it runs (issue 12)."""
+    at = open_page("rope", "en")
     assert_clean(at)
+    assert [e.label for e in at.expander if e.label == text.get("en", "w.rope_steps")]
+    assert not [s for s in at.slider if s.key == "rope_step_p"]
+    assert len(at.dataframe) == 1                                     # the worked examples' table only
+    assert "rotated_even = even * cos - odd * sin" not in [c.value for c in at.code]
+
+
+def test_apply_rope_step_by_step_and_sdpa():
+    at = open_page("rope", "zh", rope_steps="true", rope_step_p="900")
+    assert_clean(at)
+    assert at.slider(key="rope_step_p").value == 900
     codes = [c.value for c in at.code]
     assert "rotated_even = even * cos - odd * sin" in codes
     assert "return torch.stack((rotated_even, rotated_odd), dim=-1).flatten(-2)" in codes
@@ -121,7 +132,7 @@ def test_apply_rope_step_by_step_and_sdpa():
 
 
 def test_lecture_mode_draws_tables_as_st_table():
-    at = open_page("rope", "en", present="1")
+    at = open_page("rope", "en", present="1", rope_steps="true")
     assert_clean(at)
     assert len(at.table) >= 10 and len(figures(at)) == FIGURES
 
@@ -148,7 +159,7 @@ def test_scenes_run_in_chinese():
 @pytest.mark.parametrize("params", [
     dict(rope_m="-5"), dict(rope_n="1e308"), dict(rope_shift="abc"), dict(rope_dim="7"),
     dict(rope_dim="abc"), dict(rope_base="1"), dict(rope_base="-3"), dict(rope_content="<b>x</b>"),
-    dict(rope_example="nope"), dict(rope_anim="x"), dict(rope_only_q="maybe"), dict(rope_step_p="-3"),
+    dict(rope_example="nope"), dict(rope_anim="x"), dict(rope_only_q="maybe"), dict(rope_step_p="-3", rope_steps="true"),
     dict(rope_calc_theta="pi4"), dict(rope_calc_theta_x="nan"), dict(rope_calc_p="1e9"),
 ])
 def test_bad_query_params_still_draw_every_figure(params):
@@ -160,7 +171,8 @@ def test_bad_query_params_still_draw_every_figure(params):
 
 def test_max_settings():
     at = open_page("rope", "en", rope_m="128", rope_n="0", rope_shift="-64", rope_dim="256",
-                   rope_base="1000000", rope_content="random", rope_anim="key", rope_step_p="100000")
+                   rope_base="1000000", rope_content="random", rope_anim="key", rope_steps="true",
+                   rope_step_p="100000")
     assert_clean(at)
     figs = figures(at)
     assert max(len(json.dumps(f)) for f in figs) < 300_000

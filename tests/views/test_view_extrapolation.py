@@ -5,7 +5,10 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
+from posviz.pe import models as gallery
+from posviz.pe import scaling
 from posviz.views import extrapolation as view
 from posviz.views import models as mview
 
@@ -50,3 +53,26 @@ def test_type_rows_and_custom():
     rows = view.type_rows(mview.entry("gemma3_27b"))
     assert {r["type"]: r["theta"] for r in rows} == {"sliding_attention": "10000", "full_attention": "1e+06"}
     assert json.loads(view.custom_params(5e5)) == {"rope_type": "default", "rope_theta": 500000.0}
+
+
+@pytest.mark.parametrize("key", ["llama31_8b", "qwen25_7b_yarn", "phi35_mini", "gptj_6b", "deepseek_v3", "gemma3_27b"])
+def test_batched_decay_scores_equal_ones_score_bit_for_bit(key):
+    """The view computes each shared cosine column once for all methods (the fast path); every curve
+    must be exactly scaling.ones_score of its own spectrum (the function the page shows)."""
+    e = mview.entry(key)
+    d, params = view.spectrum_inputs(e)
+    for l_train, l_target in ((e["l_train"], e["l_target"]), (4096, 16384), (256, 1048576)):
+        sp = view.spectra(d, params, l_train, l_target)
+        assert set(sp["scores"]) == set(sp["curves"])
+        for m, (inv, a) in sp["curves"].items():
+            ref = scaling.ones_score(torch.from_numpy(inv), torch.from_numpy(sp["distances"]), a).numpy()
+            assert ref.dtype == sp["scores"][m].dtype and np.array_equal(ref, sp["scores"][m]), (key, m)
+        v = view.analysis(d, params, l_train, l_target, "ntk")
+        assert all(np.array_equal(v["scores"][m], sp["scores"][m]) for m in sp["scores"])   # the focus changes none
+
+
+def test_has_layer_curves_is_more_than_one_curve():
+    """The page computes layer_curves only where it draws them: exactly when there is more than one."""
+    for key in gallery.KEYS:
+        e = mview.entry(key)
+        assert view.has_layer_curves(e) == (len(view.layer_curves(view.curve_inputs(e), 65536)["curves"]) > 1), key

@@ -1,0 +1,62 @@
+"""posviz.figures.models: every builder exactly valid plotly (they skip plotly's validation), in lecture
+mode too; the layer strip's cells and legend, the comparison's lines."""
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+
+from posviz.figures import models as fm
+from posviz.figures import style
+from posviz.pe import models as gallery
+from posviz.views import models as view
+
+L = {c: c for c in fm.STRIP} | {"title": "t", "x": "x", "y": "y", "trained": "trained", "max": "max"}
+PICKS = [("llama31_8b", "gemma3_27b", "deepseek_v3"), ("phi35_mini", "qwen3_next_80b", "llama4_scout", "gpt_oss_20b"),
+         ("gptj_6b", "llama2_7b"), gallery.KEYS[:6]]
+
+
+def validated_equals_built(fig):
+    """plotly's validation raises on a wrong property and expands what plotly.js does not know: the
+    validated figure must be exactly the one built."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+def _figures(keys, labels=L):
+    entries = [view.entry(k) for k in keys]
+    cmp = view.compare(tuple(keys))
+    yield fm.layer_strip_figure([e["strip"] for e in entries], [e["name"] for e in entries], labels=labels)
+    yield fm.wavelength_compare_figure(cmp["models"], labels=labels)
+    yield fm.decay_compare_figure(cmp["distances"], [(m["name"], m["score"], m["max_length"]) for m in cmp["models"]],
+                                  labels=labels)
+
+
+@pytest.mark.parametrize("keys", PICKS)
+def test_every_figure_is_valid_plotly(keys):
+    for fig in _figures(keys):
+        assert validated_equals_built(fig), fig.layout.title.text
+        go.Figure(style.presentation(fig).to_dict())
+
+
+def test_every_strip_of_the_gallery_and_bare_labels_are_valid_plotly():
+    everyone = [view.entry(k) for k in gallery.KEYS]
+    fig = fm.layer_strip_figure([e["strip"] for e in everyone], [e["name"] for e in everyone], labels=L)
+    assert validated_equals_built(fig)
+    bare = {c: c for c in fm.STRIP} | {"trained": "trained", "max": "max"}     # no title, no axis titles
+    for fig in _figures(PICKS[0], labels=bare):
+        assert validated_equals_built(fig)
+
+
+def test_strip_cells_legend_and_lines():
+    strip, wave, decay = _figures(PICKS[0])
+    z = np.asarray(strip.data[0].z)
+    names = [view.entry(k)["name"] for k in PICKS[0]]
+    assert z.shape[0] == 3 and list(strip.data[0].y) == names[::-1]               # the first model on top
+    assert [tr.name for tr in strip.data[1:]] == [c for c in fm.STRIP if any(c in view.entry(k)["strip"] for k in PICKS[0])]
+    assert strip.layout.legend.yanchor == "top" and strip.layout.legend.y < 0        # legend below the plot
+    assert wave.layout.yaxis.type == "log" and list(wave.layout.xaxis.range) == [0, 1]
+    assert len(wave.layout.shapes) == sum(bool(m["trained"]) + bool(m["max_length"])
+                                          for m in view.compare(PICKS[0])["models"])
+    assert decay.layout.xaxis.type == "log" and all(min(tr.x) >= 1 for tr in decay.data)
