@@ -34,7 +34,7 @@ with ui.guard():
         ui.t("kv_cache.summary.first"): [none if res["first_fail"][m] is None else str(res["first_fail"][m])
                                          for m in view.MODES],
         ui.t("kv_cache.summary.max"): [f"{res['max_decoded'][m]:.2e}" for m in view.MODES],
-    }, width="stretch")
+    }, static=True)
 
     ui.plot(figs.error_figure, res["positions"], {m: res["errors"][m] for m in shown}, prefill_length=P,
             allowed=res["allowed"], precision=res["precision"], key="kv_errors",
@@ -64,7 +64,7 @@ with ui.guard():
             st.caption(ui.t("kv_cache.fig.pos.note"))
             ui.explain(kv_cache.decode_with_cache_trace, view.read_positions_at)
         mode = ui.radio("kv_trace_mode", view.MODES, "correct")
-        ui.table(view.cache_table(L, P, mode, **setup), width="stretch")
+        ui.table(res["tables"][mode], static=True)
         st.caption(ui.t("kv_cache.trace.caption", steps=view.TRACE_STEPS, keys=view.TRACE_KEYS))
 
 st.subheader(ui.t("kv_cache.diagram.title"))

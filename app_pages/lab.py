@@ -56,9 +56,8 @@ names = (ui.t("lab.name.a"), ui.t("lab.name.b"))
 
 with ui.guard():
     res = view.experiment(sent_a, sent_b, method=method, rope_layout=layout, scheme=scheme, bugs=bugs, **settings)
-    m1, m2 = st.columns([1, 3])
-    m1.metric(ui.t("lab.metric"), f"{res['max_error']:.2e}")
-    m2.markdown(f"**{ui.t('lab.verdict.' + res['verdict'])}**")
+    st.metric(ui.t("lab.metric"), f"{res['max_error']:.2e}")
+    st.markdown(f"**{ui.t('lab.verdict.' + res['verdict'])}**")
     with st.container(border=True):
         st.markdown(f"**{ui.t('lab.effects')}**")
         st.markdown(ui.t(f"lab.effect.{scheme}"))
@@ -72,11 +71,8 @@ with ui.guard():
 
     # ------------------------------------------------------------ 3 · correct vs chosen
     st.subheader(ui.t("lab.compare"))
-    c1, c2 = st.columns([1, 3])
-    with c1:
-        row = ui.radio("lab_row", (0, 1), 0)
-    with c2:
-        head = ui.radio("lab_head", tuple(range(heads)), 0)
+    row = ui.radio("lab_row", (0, 1), 0)
+    head = ui.radio("lab_head", tuple(range(heads)), 0)
     r = res["rows"][row]
     head = min(head, heads - 1)
     axes = {"x": ui.t("lab.fig.key"), "y": ui.t("lab.fig.query")}
@@ -97,22 +93,22 @@ with ui.guard():
             labels={"title": ui.t("lab.err.title"), "y": ui.t("lab.err.y"), "name.0": names[0], "name.1": names[1],
                     "harmless": ui.t("lab.err.harmless", v=view.HARMLESS),
                     "harmful": ui.t("lab.err.harmful", v=view.HARMFUL)}, key="lab_err")
-    ui.explain(toy_model.compare)
 
     # ------------------------------------------------------------ 4 · the three tensors
     st.subheader(ui.t("lab.tensors"))
-    st.caption(ui.t("lab.tensors.note"))
-    st.caption(ui.t("lab.pads.loss"))
-    correct, chosen = view.tensors(res, names=names,
-                                   labels=tuple(ui.t(f"lab.t.{k}") for k in ("token", "id", "mask", "pos")))
-    c1, c2 = st.columns(2)
-    with c1:
-        st.markdown(f"**{ui.t('lab.tensors.correct')}**")
-        ui.table(correct)
-    with c2:
-        st.markdown(f"**{ui.t('lab.tensors.chosen')}**")
-        ui.table(chosen)
-    ui.explain(position_ids.position_ids_from_mask, position_ids.make_position_ids)
+    st.caption(ui.t("lab.tensors.note") + "\n\n" + ui.t("lab.pads.loss"))
+    with ui.more("lab_tensors") as box:
+        if box.open:
+            correct, chosen = view.tensors(res, names=names,
+                                           labels=tuple(ui.t(f"lab.t.{k}") for k in ("token", "id", "mask", "pos")))
+            c1, c2 = st.columns(2)
+            with c1:
+                st.markdown(f"**{ui.t('lab.tensors.correct')}**")
+                ui.table(correct)
+            with c2:
+                st.markdown(f"**{ui.t('lab.tensors.chosen')}**")
+                ui.table(chosen)
+            ui.explain(position_ids.position_ids_from_mask, position_ids.make_position_ids)
 
 # ---------------------------------------------------------------- 5 · summary matrix
 st.subheader(ui.t("lab.summary"))
@@ -132,11 +128,8 @@ with ui.guard():
 # ---------------------------------------------------------------- 6 · packing and concatenation
 st.subheader(ui.t("lab.pack"))
 st.markdown(ui.t("lab.pack.md"))
-c1, c2 = st.columns(2)
-with c1:
-    pack = ui.toggle("lab_pack", False)
-with c2:
-    pack_off = ui.slider("lab_pack_off", 0, view.PACK_MAX_OFFSET, 100, disabled=not pack)
+pack = ui.toggle("lab_pack", False)
+pack_off = ui.slider("lab_pack_off", 0, view.PACK_MAX_OFFSET, 100, disabled=not pack)
 if pack:
     with ui.guard():
         packed = view.packed(sent_a, sent_b, pack_off, settings["names"])

@@ -2,13 +2,15 @@
 and the positions the last decode step actually used.
 
 Arrays and one `labels` dict in, go.Figure out. Titles sit below plotly's toolbar and wrap on a
-phone (panels.title_on_top); legends are horizontal, under the plot.
+phone (the layout of panels.title_on_top); legends are horizontal, under the plot. The figures are
+written as plain dicts and wrapped without plotly's validation (it costs ~20x the build; the tests
+validate every builder: tests/figures/test_figures_kv_cache.py).
 """
 import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.panels import escape, title_on_top
+from posviz.figures.panels import LINE_PX, MODEBAR_PX, MULTILINE_SHIFT_PX, TITLE_PX, escape, wrap
 
 MODE_COLORS = {"correct": style.PALETTE[2], "restart": style.PALETTE[3], "rerotate": style.PALETTE[1],
                "rotate_on_read": style.PALETTE[4]}
@@ -20,10 +22,32 @@ def _mode(labels, mode):
     return escape(labels.get(f"mode.{mode}", mode))
 
 
-def _legend_below(fig):
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.3, x=0, xanchor="left"),
-                      margin=dict(l=10, r=10, b=10))
-    return fig
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
+
+
+def layout(labels, *, height, **extra):
+    """The house layout (style.layout) as a dict: axis titles, a horizontal legend under the plot, the title
+    at the top left under plotly's toolbar with the top margin its wrapped lines need (panels.title_on_top).
+    `extra` merges into it (axis dicts one level deep)."""
+    title = labels.get("title")
+    text = wrap(title) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    lay = {"font": style.FONT, "height": height, "showlegend": True,
+           "legend": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0, "xanchor": "left"},
+           "margin": {"l": 10, "r": 10, "t": top + LINE_PX * lines + (6 if lines else 0), "b": 10},
+           "xaxis": {}, "yaxis": {}}
+    for axis in ("x", "y"):
+        if labels.get(axis) is not None:
+            lay[f"{axis}axis"]["title"] = {"text": labels[axis]}
+    if text:
+        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    return {k: v for k, v in lay.items() if v != {}}
 
 
 def error_figure(positions, errors, *, prefill_length, labels, allowed=None, precision=None,
@@ -35,48 +59,54 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
     are shaded. labels: title, x, y, prefill, allowed, precision, and mode.<mode> for each mode.
     """
     x = np.asarray(positions)
-    fig = go.Figure()
     hover = "p=%{x}<br>max|Δ|=%{customdata:.3g}<extra>%{fullData.name}</extra>"
 
     def line(values):
         xs, ys = style.line_xy(x, np.asarray(values, dtype=np.float64))
-        return dict(x=xs, hovertemplate=hover, **style.real_values("y", np.maximum(ys, floor), ys))
+        return dict(type="scatter", x=xs, hovertemplate=hover, **style.real_values("y", np.maximum(ys, floor), ys))
 
-    for mode, err in errors.items():
-        fig.add_trace(go.Scatter(mode="lines+markers", name=_mode(labels, mode),
-                                 line=dict(color=MODE_COLORS.get(mode), width=2.5),
-                                 marker=dict(symbol=MODE_SYMBOLS.get(mode, "circle"), size=9), **line(err)))
+    data = [{**line(err), "mode": "lines+markers", "name": _mode(labels, mode),
+             "line": {"color": MODE_COLORS.get(mode), "width": 2.5},
+             "marker": {"symbol": MODE_SYMBOLS.get(mode, "circle"), "size": 9}} for mode, err in errors.items()]
     if allowed is not None:
-        fig.add_trace(go.Scatter(mode="lines", name=escape(labels.get("allowed", "tolerance")),
-                                 line=dict(color="#000000", dash="dash", width=1.5), **line(allowed)))
+        data.append({**line(allowed), "mode": "lines", "name": escape(labels.get("allowed", "tolerance")),
+                     "line": {"color": "#000000", "dash": "dash", "width": 1.5}})
     if precision is not None and float(np.max(precision)) > 0:
-        fig.add_trace(go.Scatter(mode="lines", name=escape(labels.get("precision", "dtype vs float32")),
-                                 line=dict(color="#888888", dash="dot", width=2), **line(precision)))
-    fig.add_vrect(x0=-0.5, x1=prefill_length - 0.5, fillcolor="#56B4E9", opacity=0.12, line_width=0,
-                  annotation_text=escape(labels.get("prefill", "prefill")), annotation_position="top left")
-    style.layout(fig, x_title=labels.get("x"), y_title=labels.get("y"), height=height)
-    fig.update_yaxes(type="log", exponentformat="power", range=[np.log10(floor) - 0.5, 1])
-    fig.update_xaxes(range=[-0.5, len(x) - 0.5])
-    return title_on_top(_legend_below(fig), labels.get("title"))
+        data.append({**line(precision), "mode": "lines", "name": escape(labels.get("precision", "dtype vs float32")),
+                     "line": {"color": "#888888", "dash": "dot", "width": 2}})
+    for tr in data:
+        if tr["line"]["color"] is None:
+            del tr["line"]["color"]
+    prefill = {"type": "rect", "x0": -0.5, "x1": prefill_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
+               "yref": "y domain", "fillcolor": "#56B4E9", "opacity": 0.12, "line": {"width": 0}}
+    note = {"text": escape(labels.get("prefill", "prefill")), "showarrow": False, "x": -0.5, "xanchor": "left",
+            "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"}
+    return figure(data, layout(labels, height=height, shapes=[prefill], annotations=[note],
+                               yaxis={"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]},
+                               xaxis={"range": [-0.5, len(x) - 0.5]}))
 
 
-def positions_figure(query_positions, key_positions, *, labels, height=460):
+def positions_figure(query_positions, key_positions, *, labels, height=520):
     """Position each cached key was rotated by (y) against its slot s (x), one line per mode,
     with the query's position as a dashed level: only "correct" keeps the diagonal y = s
     together with the query at the last slot.
 
     query_positions: {mode: float}; key_positions: {mode: [S]}; labels: title, x, y, query, mode.<mode>.
+    As tall as error_figure: on a phone the four legend rows under the plot must clear the x-axis title.
     """
-    fig = go.Figure()
+    data = []
     query = escape(labels.get("query", "query"))
     for mode, kp in key_positions.items():
         s = np.arange(len(kp))
         xs, ys = style.line_xy(s, np.asarray(kp, dtype=np.float64))
         color, name = MODE_COLORS.get(mode), _mode(labels, mode)
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, line=dict(color=color, width=2.5),
-                                 marker=dict(symbol=MODE_SYMBOLS.get(mode, "circle"), size=9)))
-        fig.add_trace(go.Scatter(x=style.f32([0, len(kp) - 1]), y=style.f32([query_positions[mode]] * 2),
-                                 mode="lines", name=f"{query} ({name})", line=dict(color=color, dash="dash", width=1.5),
-                                 showlegend=False, hovertemplate=f"{query}: %{{y}}<extra>{name}</extra>"))
-    style.layout(fig, x_title=labels.get("x"), y_title=labels.get("y"), height=height)
-    return title_on_top(_legend_below(fig), labels.get("title"))
+        data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines+markers", "name": name,
+                     "line": {"color": color, "width": 2.5},
+                     "marker": {"symbol": MODE_SYMBOLS.get(mode, "circle"), "size": 9}})
+        data.append({"type": "scatter", "x": style.f32([0, len(kp) - 1]), "y": style.f32([query_positions[mode]] * 2),
+                     "mode": "lines", "name": f"{query} ({name})", "line": {"color": color, "dash": "dash", "width": 1.5},
+                     "showlegend": False, "hovertemplate": f"{query}: %{{y}}<extra>{name}</extra>"})
+    for tr in data:
+        if tr["line"]["color"] is None:
+            del tr["line"]["color"]
+    return figure(data, layout(labels, height=height))

@@ -3,7 +3,10 @@ chosen - correct difference, the per-token error and the method x setup summary.
 
 Arrays and one `labels` dict in, go.Figure out; every figure is readable on a 390 px phone. Token
 labels are user text and go through panels.token_labels (HTML-escaped: plotly interprets a few
-tags such as <b> and <a href> in tick labels and hover text).
+tags such as <b> and <a href> in tick labels and hover text). The figures are written as plain
+dicts and wrapped without plotly's validation (it costs ~20x the build; the tests validate every
+builder: tests/figures/test_figures_lab.py); they are the figures panels.heatmap_panel and
+panels.title_on_top would build.
 """
 import math
 
@@ -11,24 +14,65 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.panels import escape, heatmap_panel, title_on_top, token_labels
+from posviz.figures.panels import (LINE_PX, MODEBAR_PX, MULTILINE_SHIFT_PX, PANEL_TITLE_WIDTH, TITLE_PX, TITLE_WIDTH,
+                                   escape, token_labels, wrap)
+
+# colour scales spelled out as plotly's validation expands their names (plotly.js does not know plotly.py's
+# names such as "RdBu_r"; these figures skip the validation)
+SCALES = {k: [list(stop) for stop in go.Heatmap(colorscale=name).colorscale]
+          for k, name in (("sequential", style.SEQUENTIAL), ("diverging", style.DIVERGING), ("summary", "Cividis"))}
+TICKS = {"tickangle": -45, "tickfont": {"size": 12}}
 
 
-def _ticks(fig):
-    fig.update_xaxes(tickangle=-45, tickfont=dict(size=12))
-    fig.update_yaxes(tickfont=dict(size=12))
-    return fig
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
+
+
+def layout(title, *, height, showlegend, width=TITLE_WIDTH, **extra):
+    """The house layout (style.layout) with the title at the top left, under plotly's toolbar, and the
+    top margin its wrapped lines need (panels.title_on_top), as a dict; `extra` merges into it."""
+    text = wrap(title, width) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    lay = {"font": style.FONT, "height": height, "showlegend": showlegend,
+           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+           "margin": {"l": 10, "r": 10, "t": top + LINE_PX * lines + (6 if lines else 0), "b": 10}}
+    if text:
+        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+    lay.update(extra)
+    return lay
+
+
+def _heatmap(z, x, y, **trace):
+    """A decimated float32 heatmap trace (style.heatmap) as a dict: x, y the labels of columns / rows."""
+    zd, ri, ci = style.decimate_2d(z)
+    return {"type": "heatmap", "z": zd, "x": [x[i] for i in ci], "y": [y[i] for i in ri], **trace}
+
+
+def _panel(z, tokens, *, labels, scale, zmin, zmax, hover, height, zmid=None):
+    """One heatmap panel as its own figure (panels.heatmap_panel): rows read top-down, a thin colorbar
+    on its right with its title on top."""
+    t = token_labels(tokens)
+    trace = _heatmap(z, t, t, colorscale=SCALES[scale], zmin=zmin, zmax=zmax, hovertemplate=hover, showscale=True,
+                     colorbar={"title": {"text": labels.get("colorbar", ""), "side": "top"}, "thickness": 10,
+                               "len": 1.0, "nticks": 5, "xpad": 4})
+    if zmid is not None:
+        trace["zmid"] = zmid
+    return figure([trace], layout(labels.get("title"), height=height, showlegend=False, width=PANEL_TITLE_WIDTH,
+                                  xaxis={"title": {"text": labels.get("x", "")}, **TICKS},
+                                  yaxis={"autorange": "reversed", "title": {"text": labels.get("y", "")},
+                                         "tickfont": {"size": 12}}))
 
 
 def attention_map(weights, tokens, *, zmax, labels, height=400):
     """One attention map A [L,S] (rows = queries, columns = keys; NaN = not shown) on the fixed
     scale 0..zmax, so that the correct and the chosen map, drawn as two figures, compare.
     labels: title, x, y, colorbar."""
-    t = token_labels(tokens)
-    fig = heatmap_panel(style.f32(weights), x=t, y=t, labels=labels, colorscale=style.SEQUENTIAL, zmin=0.0,
-                        zmax=max(float(zmax), 1e-6), height=height,
-                        hover="key=%{x}<br>query=%{y}<br>A=%{z:.4f}<extra></extra>")
-    return _ticks(fig)
+    return _panel(style.f32(weights), tokens, labels=labels, scale="sequential", zmin=0.0,
+                  zmax=max(float(zmax), 1e-6), height=height,
+                  hover="key=%{x}<br>query=%{y}<br>A=%{z:.4f}<extra></extra>")
 
 
 def attention_difference(correct, chosen, tokens, *, labels, height=400):
@@ -37,10 +81,8 @@ def attention_difference(correct, chosen, tokens, *, labels, height=400):
     diff = style.f32(chosen) - style.f32(correct)                     # [L,S]
     finite = diff[np.isfinite(diff)]
     hi = max(style.symmetric_range(finite if finite.size else np.zeros(1))[1], 1e-3)
-    t = token_labels(tokens)
-    fig = heatmap_panel(diff, x=t, y=t, labels=labels, colorscale=style.DIVERGING, zmin=-hi, zmax=hi, zmid=0.0,
-                        height=height, hover="key=%{x}<br>query=%{y}<br>Δ=%{z:.3g}<extra></extra>")
-    return _ticks(fig)
+    return _panel(diff, tokens, labels=labels, scale="diverging", zmin=-hi, zmax=hi, zmid=0.0, height=height,
+                  hover="key=%{x}<br>query=%{y}<br>Δ=%{z:.3g}<extra></extra>")
 
 
 def error_bars(errors, tokens, *, labels, harmless, harmful, floor=1e-10):
@@ -51,25 +93,25 @@ def error_bars(errors, tokens, *, labels, harmless, harmful, floor=1e-10):
     for r, (err, toks) in enumerate(zip(errors, tokens)):
         name = escape(labels.get(f"name.{r}", str(r)))
         e = style.f32(err)
-        traces.append(go.Bar(x=[f"{name} {lab}" for lab in token_labels(toks)], name=name,
-                             marker_color=style.PALETTE[r % len(style.PALETTE)],
-                             **style.real_values("y", np.maximum(e, floor), e),
-                             hovertemplate="%{x}<br>max |ΔO| = %{customdata:.3g}<extra></extra>"))
+        traces.append({"type": "bar", "x": [f"{name} {lab}" for lab in token_labels(toks)], "name": name,
+                       "marker": {"color": style.PALETTE[r % len(style.PALETTE)]},
+                       **style.real_values("y", np.maximum(e, floor), e),
+                       "hovertemplate": "%{x}<br>max |ΔO| = %{customdata:.3g}<extra></extra>"})
     shapes, notes = [], []
     for y, key, dash in ((harmless, "harmless", "dot"), (harmful, "harmful", "dash")):
-        shapes.append(dict(type="line", xref="paper", x0=0, x1=1, yref="y", y0=y, y1=y,
-                           line=dict(color="#555555", dash=dash, width=1.5)))
+        shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y,
+                       "line": {"color": "#555555", "dash": dash, "width": 1.5}})
         # on a log axis an annotation's y is log10 of the value
-        notes.append(dict(x=1, xref="paper", xanchor="right", y=math.log10(y), yref="y", yanchor="bottom",
-                          text=labels.get(key, ""), showarrow=False, font=dict(color="#333333")))
-    fig = go.Figure(data=traces, layout=dict(
-        shapes=shapes, annotations=notes,
-        yaxis=dict(type="log", range=[math.log10(floor) - 0.5, 0.5], exponentformat="power"),
-        xaxis=dict(tickangle=-45, tickfont=dict(size=12))))
-    style.layout(fig, y_title=labels.get("y"), height=400)
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.35, yanchor="top"),
-                      margin=dict(l=10, r=10, b=10))
-    return title_on_top(fig, labels.get("title"))
+        notes.append({"x": 1, "xref": "paper", "xanchor": "right", "y": math.log10(y), "yref": "y",
+                      "yanchor": "bottom", "text": labels.get(key, ""), "showarrow": False,
+                      "font": {"color": "#333333"}})
+    yaxis = {"type": "log", "range": [math.log10(floor) - 0.5, 0.5], "exponentformat": "power"}
+    if labels.get("y") is not None:
+        yaxis["title"] = {"text": labels["y"]}
+    return figure(traces, layout(labels.get("title"), height=400, showlegend=True, shapes=shapes, annotations=notes,
+                                 yaxis=yaxis, xaxis=dict(TICKS),
+                                 legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.35,
+                                         "yanchor": "top"}))
 
 
 def _cell_text(e):
@@ -86,21 +128,23 @@ def summary_heatmap(err, status, row_labels, col_labels, *, labels, selected=Non
     schemes and the bugs as two figures. labels: title, na, oor. selected: (row, col) outlined."""
     e = np.asarray(err, dtype=np.float64)
     z = np.log10(np.maximum(np.where(np.isfinite(e), e, np.nan), floor))
-    text = [[labels.get("na", "n/a") if status[i][j] == "na" else labels.get("oor", "-")
-             if status[i][j] == "out_of_range" else _cell_text(e[i, j]) for j in range(e.shape[1])]
-            for i in range(e.shape[0])]
-    tr = style.heatmap(z, x=[escape(c) for c in col_labels], y=[escape(r) for r in row_labels], colorscale="Cividis",
-                       zmin=math.log10(floor), zmax=0.5, text=np.array(text), showscale=False,
-                       hover="%{y} · %{x}<br>max |ΔO| = %{text}<extra></extra>")
+    text = np.array([[labels.get("na", "n/a") if status[i][j] == "na" else labels.get("oor", "-")
+                      if status[i][j] == "out_of_range" else _cell_text(e[i, j]) for j in range(e.shape[1])]
+                     for i in range(e.shape[0])])
+    zd, ri, ci = style.decimate_2d(z)
+    tr = _heatmap(z, [escape(c) for c in col_labels], [escape(r) for r in row_labels], colorscale=SCALES["summary"],
+                  zmin=math.log10(floor), zmax=0.5, showscale=False, xgap=2, ygap=2,
+                  hovertemplate="%{y} · %{x}<br>max |ΔO| = %{text}<extra></extra>")
+    if zd.size <= 400:
+        tr.update(text=text[np.ix_(ri, ci)], texttemplate="%{text}")
     # the CSV gets the real errors, not log10; cell text in the layout font, so lecture mode enlarges it
-    tr.update(xgap=2, ygap=2, **style.real_values("z", tr.z, e))
-    shapes = []
+    tr.update(style.real_values("z", tr["z"], e))
+    extra = {}
     if selected is not None:
         i, j = selected
-        shapes.append(dict(type="rect", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5, xref="x", yref="y",
-                           line=dict(color="#D55E00", width=4)))
-    fig = go.Figure(data=[tr], layout=dict(shapes=shapes, yaxis=dict(autorange="reversed", tickfont=dict(size=13)),
-                                          xaxis=dict(tickangle=-45, side="bottom", tickfont=dict(size=13))))
-    style.layout(fig, height=300 + 30 * len(row_labels), legend=False)
-    fig.update_layout(plot_bgcolor="#dddddd", margin=dict(l=10, r=10, b=10))
-    return title_on_top(fig, labels.get("title"))
+        extra["shapes"] = [{"type": "rect", "x0": j - 0.5, "x1": j + 0.5, "y0": i - 0.5, "y1": i + 0.5, "xref": "x",
+                            "yref": "y", "line": {"color": "#D55E00", "width": 4}}]
+    return figure([tr], layout(labels.get("title"), height=300 + 30 * len(row_labels), showlegend=False, **extra,
+                               plot_bgcolor="#dddddd",
+                               yaxis={"autorange": "reversed", "tickfont": {"size": 13}},
+                               xaxis={"tickangle": -45, "side": "bottom", "tickfont": {"size": 13}}))

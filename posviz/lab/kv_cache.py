@@ -28,7 +28,7 @@ import math
 import torch
 
 from posviz.validate import MAX_DIM, MAX_HEADS, PosvizError, as_tensor, check_base, check_choice, check_even, check_int
-from posviz.pe.rope import ROPE_LAYOUTS, apply_rope
+from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq, rotate_pairs
 
 MODES = ("correct", "restart", "rerotate", "rotate_on_read")
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -126,9 +126,20 @@ def decode_with_cache_trace(q, k, v, *, prefill_length, mode="correct", base=100
     check_choice("mode", mode, MODES)
     p0 = check_int("prefill_length", prefill_length, 1, length)
 
+    inv_freq = rope_inv_freq(d, base)                                  # [d/2] float32, as apply_rope's
+    turns = {}                                                         # (position, S, dtype) -> (cos, sin)
+
     def rot(x, position):                                              # x [N,H,S,d]
-        pos = torch.full((x.shape[-2],), float(position)) if not torch.is_tensor(position) else position
-        return apply_rope(x, pos, base=base, layout=layout)            # [N,H,S,d]
+        """apply_rope(x, p) for a tensor of positions; for one position p of all S rows, the same
+        numbers with cos and sin made once per (p, S) (a decode step rotates its query and key
+        by the same R(p)) and apply_rope's checks left out (they hold here)."""
+        if torch.is_tensor(position):
+            return apply_rope(x, position, base=base, layout=layout)   # [N,H,S,d]
+        key = (float(position), x.shape[-2], x.dtype)
+        if key not in turns:
+            angles = torch.full((1, x.shape[-2]), float(position))[..., None] * inv_freq  # [1,S,d/2] float32
+            turns[key] = (angles.cos().to(x.dtype)[:, None], angles.sin().to(x.dtype)[:, None])  # [1,1,S,d/2] x2
+        return rotate_pairs(x, *turns[key], layout)                    # [N,H,S,d] (= apply_rope's fast path)
 
     # prefill: past_length = 0, position_ids = arange(0, P) in every mode
     pos = torch.arange(p0, dtype=torch.float32)                        # [P]
@@ -217,15 +228,15 @@ def compare_modes(length, prefill_length, *, heads=2, head_dim=16, dtype="float3
     check_choice("dtype", dtype, DTYPES)
     for m in modes:
         check_choice("mode", m, MODES)
-    with one_thread():
+    with one_thread(), torch.inference_mode():   # plain data out: no autograd bookkeeping (same numbers)
         return _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout, seed, modes)
 
 
 def _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout, seed, modes):
     q, k, v = random_qkv(1, heads, length, head_dim, seed=seed, dtype="float32")  # [1,H,L,d] x3
     ref = full_causal_rope_attention(q, k, v, base=base, layout=layout)           # [1,H,L,d] float32
-    qd, kd, vd = (x.to(DTYPES[dtype]) for x in (q, k, v))                           # [1,H,L,d] x3
-    full = full_causal_rope_attention(qd, kd, vd, base=base, layout=layout)        # [1,H,L,d]
+    qd, kd, vd = (x.to(DTYPES[dtype]) for x in (q, k, v))                           # [1,H,L,d] x3 (float32: q, k, v)
+    full = ref if dtype == "float32" else full_causal_rope_attention(qd, kd, vd, base=base, layout=layout)  # [1,H,L,d]
     allowed = allowed_error(full, dtype)                                           # [L]
     out = {"positions": list(range(length)), "prefill_length": prefill_length, "dtype": dtype,
            "rtol": TOLERANCES[dtype][0], "atol": TOLERANCES[dtype][1],

@@ -93,11 +93,17 @@ class AttentionResult:
 
 def _pair_rotation(angles, layout, d):
     """Block rotation matrix [d,d] acting on column vectors, one angle per pair ([d/2])."""
+    return _pair_blocks([(math.cos(a), math.sin(a)) for a in angles.tolist()], layout, d)
+
+
+def _pair_blocks(cos_sin, layout, d):
+    """[d,d] zeros with the 2x2 block [[c, -s], [s, c]] of pair i at its two dims, (c, s) = cos_sin[i]
+    (Python floats, rounded to float32 as an element assignment rounds them)."""
+    i = torch.arange(d // 2)                                        # [d/2]
+    a0, a1 = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+    c, s = torch.tensor(cos_sin).T                                  # [d/2] x2 float32
     r = torch.zeros(d, d)                                           # [d,d]
-    for i, a in enumerate(angles.tolist()):
-        a0, a1 = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
-        c, s = math.cos(a), math.sin(a)
-        r[a0, a0], r[a0, a1], r[a1, a0], r[a1, a1] = c, -s, s, c
+    r[a0, a0], r[a0, a1], r[a1, a0], r[a1, a1] = c, -s, s, c
     return r
 
 
@@ -111,6 +117,12 @@ def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interle
     """Seeded, structured weights for `method` (see the module docstring)."""
     check_choice("method", method, POSITION_METHODS)
     check_choice("rope_layout", rope_layout, ROPE_LAYOUTS)
+    return _structured(method, rope_layout, _seeded_draws(num_heads, head_dim, max_length, seed))
+
+
+def _seeded_draws(num_heads, head_dim, max_length, seed):
+    """The random draws every method's model starts from (they depend on the sizes and the seed, not on
+    the method) -> dict of tensors and the generator's state after them."""
     h = check_int("num_heads", num_heads, 1, 4)
     d = check_even("head_dim", head_dim, 8, 64)
     m = check_int("max_length", max_length, 1, MAX_LENGTH)
@@ -123,9 +135,22 @@ def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interle
     wq = content * torch.randn(h, dim, d, generator=g)                            # [H,D,d]
     wk = content * torch.randn(h, dim, d, generator=g)                            # [H,D,d]
     wv = torch.randn(h, dim, d, generator=g) / math.sqrt(dim)                     # [H,D,d]
+    t5_table = 0.5 * torch.randn(h, T5_BUCKETS, generator=g)                      # [H,B]
+    return dict(h=h, d=d, m=m, embed=embed, pos_table=pos_table, wq=wq, wk=wk, wv=wv, t5_table=t5_table,
+                state=g.get_state())
+
+
+def _structured(method, rope_layout, draws):
+    """The model of `method` from `draws` (_seeded_draws; left untouched, so that one set of draws
+    serves every method of a summary matrix): the structure of the module docstring."""
+    h, d, m = draws["h"], draws["d"], draws["m"]
+    g = torch.Generator()
+    g.set_state(draws["state"])                                                   # the stream goes on from here
+    dim = h * d
+    embed, pos_table, wq, wk, wv, t5_table = (draws[k].clone() for k in ("embed", "pos_table", "wq", "wk", "wv",
+                                                                           "t5_table"))  # [V,D] [M,D] [H,D,d] x3 [H,B]
     bq = torch.zeros(h, d)                                                        # [H,d]
     bk = torch.zeros(h, d)                                                        # [H,d]
-    t5_table = 0.5 * torch.randn(h, T5_BUCKETS, generator=g)                      # [H,B]
     w_pair = _pair_weights(d // 2)                                                # [d/2]
     if method in ("sinusoidal", "learned"):
         embed[:, :d] *= 0.1   # a "position channel": tokens barely use the dims the positional heads read
@@ -155,11 +180,9 @@ def build_model(method="rope", *, num_heads=2, head_dim=16, rope_layout="interle
             scale = alpha * w_pair.repeat_interleave(2).sqrt()                    # [d]
             sel = torch.zeros(d, dim)                                             # [d,D]
             sel[torch.arange(d), torch.arange(d)] = 1.0
-            t = torch.zeros(d, d)                                                 # [d,d] T PE(n) = PE(n+shift)
-            for i, w in enumerate(omega.tolist()):
-                a = shift * w
-                t[2 * i, 2 * i], t[2 * i, 2 * i + 1] = math.cos(a), math.sin(a)
-                t[2 * i + 1, 2 * i], t[2 * i + 1, 2 * i + 1] = -math.sin(a), math.cos(a)
+            # [d,d] T PE(n) = PE(n+shift): pair i is [[cos a, sin a], [-sin a, cos a]], a = shift w_i
+            t = _pair_blocks([(math.cos(shift * w), -math.sin(shift * w)) for w in omega.tolist()],
+                             "interleaved", d)
             wq[head] = (scale[:, None] * sel).T                                   # [D,d]
             wk[head] = (scale[:, None] * (t @ sel)).T                             # [D,d]
         elif method == "t5":
@@ -324,13 +347,142 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
     return AttentionResult(weights=weights, output=out, position_ids=pos)
 
 
+# ---------------------------------------------------------------- forward with shared intermediates
+def _stage(memo, key, make):
+    """memo[key], made by make() the first time."""
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def _rope_cos_sin(pos, d):
+    """cos and sin of the angles p theta_i exactly as apply_rope computes them (float32, factor 1)
+    -> [N,1,L,d/2] x2, for rotate_pairs (which apply_rope's fast path equals bit for bit)."""
+    angles = pos.to(torch.float32)[..., None] * rope_inv_freq(d)         # [N,L,d/2]
+    return angles.cos()[:, None], angles.sin()[:, None]                   # [N,1,L,d/2] x2
+
+
+def _memo_forward(model, token_ids, attention_mask, pos, *, causal, bugs, lowp_dtype, lowp_offset, memo, common):
+    """`forward`'s output [N,L,D] on checked inputs (pos: LongTensor [N,L]), for many setups of one batch.
+
+    The same operations as `forward`, stage by stage, but every intermediate is kept under a key
+    naming exactly what it depends on (the position ids where they enter, the layout, the
+    low-precision rounding, ...): `memo` for ONE model and ONE (token_ids, attention_mask), `common`
+    for what does not depend on the model (cos / sin, key masks, ALiBi's bias). Setups that share
+    a tensor compute it once; the numbers are forward's, bit for bit (tests/lab/test_toy_model.py
+    compares summary_matrix with compare, cell by cell).
+    """
+    method = "nope" if "no_position" in bugs else model.method
+    n, length = token_ids.shape
+    d = model.head_dim
+    pk = (tuple(pos.shape), pos.numpy().tobytes())                       # the position ids as a key
+    if method == "learned" and int(pos.max()) >= model.max_length:      # the hard boundary: never wrapped
+        raise PositionOutOfRangeError(int(pos.max()) + 1, model.max_length)
+
+    def embed():
+        x = model.embed[token_ids]                                        # [N,L,D]
+        if method == "sinusoidal":
+            lo = int(pos.min())
+            table = sinusoidal_positions(int(pos.max()) - lo + 1, model.dim, offset=lo)  # [P,D] rows lo..max
+            x = x + table[pos - lo]                                       # [N,L,D]
+        elif method == "learned":
+            x = x + model.pos_table[pos]                                  # [N,L,D]
+        return x
+
+    x_key = ("x", method, pk) if method in ("sinusoidal", "learned") else ("x",)   # else the token embeddings
+    x = _stage(memo, x_key, embed)                                        # [N,L,D]
+    rope = method == "rope"
+    layout = model.rope_layout
+    if rope and "layout_mismatch" in bugs:
+        layout = "half" if layout == "interleaved" else "interleaved"
+    hidden = rope and "rope_on_hidden" in bugs
+    if hidden:
+        x_key = x_key + ("hidden", layout, pk)
+        x = _stage(memo, x_key, lambda: apply_rope(x[:, None], pos, layout=layout)[:, 0])  # [N,L,D] rotated once
+
+    def project():
+        q = torch.einsum("nld,hde->nhle", x, model.wq) + model.bq[None, :, None]  # [N,H,L,d]
+        k = torch.einsum("nld,hde->nhle", x, model.wk) + model.bk[None, :, None]  # [N,H,L,d]
+        v = torch.einsum("nld,hde->nhle", x, model.wv)                            # [N,H,L,d]
+        return q, k, v
+
+    q, k, v = _stage(memo, ("qkv",) + x_key, project)                    # [N,H,L,d] x3
+    q_key = k_key = v_key = x_key
+    if rope and not hidden:
+        if "low_precision" in bugs:
+            dt = LOWP_DTYPES[lowp_dtype]
+            rot = lambda t: _rotate_lowp(t, pos, lowp_offset, dt, layout)  # noqa: E731
+            r_key = ("lowp", lowp_dtype, lowp_offset, layout, pk)
+        else:
+            cos, sin = _stage(common, ("cos_sin", d, pk), lambda: _rope_cos_sin(pos, d))  # [N,1,L,d/2] x2
+            rot = lambda t: rotate_pairs(t, cos, sin, layout)              # noqa: E731
+            r_key = ("rope", layout, pk)
+        q = _stage(memo, ("q",) + q_key + r_key, functools.partial(rot, q))   # [N,H,L,d]
+        q_key = q_key + r_key
+        if "rotate_q_only" not in bugs:
+            k = _stage(memo, ("k",) + k_key + r_key, functools.partial(rot, k))  # [N,H,L,d]
+            k_key = k_key + r_key
+        if "rotate_v" in bugs:
+            v = _stage(memo, ("v",) + v_key + r_key, functools.partial(rot, v))  # [N,H,L,d]
+            v_key = v_key + r_key
+    scores = _stage(memo, ("scores", q_key, k_key), lambda: q @ k.transpose(-1, -2) / math.sqrt(d))  # [N,H,L,S]
+    b_key = None
+    if method == "alibi":
+        b_key = ("alibi", model.num_heads, pk)
+
+        def alibi_bias():
+            dist = (pos[:, :, None] - pos[:, None, :]).abs().float()      # [N,L,S] |p_i - p_j|
+            return alibi_slopes(model.num_heads)[None, :, None, None] * dist[:, None]  # [N,H,L,S]
+
+        scores = scores - _stage(common, b_key, alibi_bias)               # [N,H,L,S]
+    elif method == "t5":
+        b_key = ("t5", causal, pk)
+
+        def t5_bias():
+            rel = pos[:, None, :] - pos[:, :, None]                       # [N,L,S] p_j - p_i
+            bucket = t5_relative_position_bucket(rel, bidirectional=not causal, num_buckets=T5_BUCKETS,
+                                                 max_distance=T5_MAX_DISTANCE)  # [N,L,S]
+            return model.t5_table[:, bucket].permute(1, 0, 2, 3)          # [N,H,L,S]
+
+        scores = scores + _stage(memo, b_key, t5_bias)                    # [N,H,L,S]
+    unmasked = "pads_unmasked" in bugs
+
+    def allowed_keys():
+        allowed = torch.ones(n, length, length, dtype=torch.bool)        # [N,L,S]
+        if not unmasked:
+            allowed = allowed & attention_mask.bool()[:, None, :]         # [N,L,S] keys must be real
+        if causal:
+            allowed = allowed & torch.ones(length, length, dtype=torch.bool).tril()[None]  # [N,L,S]
+        return allowed
+
+    allowed = _stage(common, ("allowed", unmasked, causal), allowed_keys)  # [N,L,S]
+
+    def attend():
+        weights = scores.masked_fill(~allowed[:, None], NEG).softmax(dim=-1)  # [N,H,L,S]
+        return (weights @ v).transpose(1, 2).reshape(n, length, model.dim)    # [N,L,D]
+
+    return _stage(memo, ("out", q_key, k_key, v_key, b_key, unmasked, causal), attend)  # [N,L,D]
+
+
 # ---------------------------------------------------------------- experiments for the pages
 def _one_thread(fn):
     """Run tiny tensors on one intra-op thread (kv_cache.one_thread): on a loaded 2-core host,
-    torch's thread pool makes a 5x5 softmax take milliseconds instead of microseconds."""
+    torch's thread pool makes a 5x5 softmax take milliseconds instead of microseconds. For functions
+    that return plain data: inference mode spares every op autograd's bookkeeping (~15 % of a
+    summary matrix; the same kernels, the same numbers)."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        with one_thread():
+        with one_thread(), torch.inference_mode():
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def _without_autograd(fn):
+    """Run fn in inference mode: no autograd bookkeeping on any op (the same kernels, the same numbers);
+    the tensors it returns are read, never trained through."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with torch.inference_mode():
             return fn(*args, **kwargs)
     return wrapper
 
@@ -348,6 +500,7 @@ def run_single(model, ids, *, causal=False):
     return forward(model, ids, mask, pos, causal=causal)
 
 
+@_without_autograd
 def compare(model, batch, scheme, bugs, *, causal=False, lowp_dtype="bfloat16", lowp_offset=4096):
     r"""Chosen setup on the padded batch vs each sentence run alone.
 
@@ -392,35 +545,89 @@ def applies(method, bug):
     return bug is None or bug not in ROPE_ONLY_BUGS or method == "rope"
 
 
+def _max_error(output, flat, alone, bounds):
+    """max over sentences r of max over their real tokens t and channels c of |O[r,t,c] - O_alone_r[t,c]|:
+    compare's per-token errors reduced exactly as summary_matrix reduced them (a max rounds nothing;
+    a sentence holding NaN counts as NaN, and Python's max over the sentences)."""
+    per_token = (output.reshape(-1, output.shape[-1])[flat] - alone).abs().amax(dim=-1).tolist()  # [T]
+    rows = []
+    for a, b in zip(bounds, bounds[1:]):
+        vals = per_token[a:b]
+        rows.append(math.nan if any(v != v for v in vals) else max(vals))
+    return max(rows)
+
+
 @_one_thread
 def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
-                   max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=SENTENCE_NAMES):
-    r"""err[method, setup] = max over real tokens of |O_setup - O_alone| -> numpy [7, 12].
+                   max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=SENTENCE_NAMES,
+                   cols=SUMMARY_COLS):
+    r"""err[method, setup] = max over real tokens of |O_setup - O_alone| -> numpy [7, len(cols)].
 
     Formula:
         \text{cell}(\text{method},\text{setup})=\max_{r,t,c}\big|O^{\text{setup}}_{r,t,c}-O^{\text{alone}}_{r,t,c}\big|
 
+    Each cell is `compare` of its setup (cols: (scheme, bug) pairs of SUMMARY_COLS, all by
+    default). The references (each sentence alone) do not depend on the setup and run once per
+    method; the setups of one method share every intermediate they have in common
+    (`_memo_forward`): the numbers of `compare`, bit for bit (tests/lab/test_toy_model.py checks
+    them cell by cell).
     NaN marks "not applicable" (a RoPE-only bug on another method); a position beyond the
     learned table gives NaN with status "out_of_range". Returns (err, status) where status
     is a nested list of "ok" / "na" / "out_of_range".
     """
+    cols = tuple(cols)
+    for col in cols:
+        check_choice("cols", col, SUMMARY_COLS)
     batch = encode_pair(sentence_a, sentence_b, padding_side, names)
-    err = np.full((len(SUMMARY_ROWS), len(SUMMARY_COLS)), np.nan)
-    status = [["ok"] * len(SUMMARY_COLS) for _ in SUMMARY_ROWS]
+    err = np.full((len(SUMMARY_ROWS), len(cols)), np.nan)
+    status = [["ok"] * len(cols) for _ in SUMMARY_ROWS]
+    positions = draws = None                                              # scheme -> position ids [N,L]
+    reals = [real_positions(m) for m in batch.attention_mask]             # [n_r] per sentence
+    length = batch.token_ids.shape[1]
+    flat = torch.cat([r * length + real for r, real in enumerate(reals)])  # [T] rows of output.reshape(N*L, D)
+    bounds = np.cumsum([0] + [len(real) for real in reals]).tolist()      # sentence r is flat[bounds[r]:bounds[r+1]]
+    singles = []   # each sentence alone as run_single hands it to forward: ids, mask, positions [1,n] x3
+    for r, real in enumerate(reals):
+        ids = batch.token_ids[r, real][None]                              # [1,n]
+        singles.append(((ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None]), {}))  # [1,n] x3
+    common = {}
     for i, (method, layout) in enumerate(SUMMARY_ROWS):
-        model = build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=layout,
-                            max_length=max_length, seed=seed)
-        for j, (scheme, bug) in enumerate(SUMMARY_COLS):
+        if not any(applies(method, bug) for _, bug in cols):
+            status[i] = ["na"] * len(cols)
+            continue
+        if draws is None:   # the random draws of every row's model are the same: drawn once
+            draws = _seeded_draws(num_heads, head_dim, max_length, seed)
+        model = _structured(method, layout, draws)                       # = build_model(method, ...)
+        if positions is None:   # checked once, as forward checks them (the table size is the same for every row)
+            check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+            lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
+            positions = {}
+            for scheme in dict.fromkeys(scheme for scheme, _ in cols):
+                pos = make_position_ids(scheme, batch.attention_mask, batch.token_ids,
+                                        table_size=model.max_length)      # [N,L]
+                token_ids, mask, pos = _check_inputs(model, batch.token_ids, batch.attention_mask, pos)
+                positions[scheme] = pos.long()                            # [N,L]
+        try:   # the references (run_single), both sentences' real tokens in one [T,D] (T = n_A + n_B)
+            alone = torch.cat([_memo_forward(model, *single, causal=causal, bugs=(), lowp_dtype=lowp_dtype,
+                                             lowp_offset=lowp_offset, memo={}, common=shared)[0]
+                               for single, shared in singles])            # [T,D]
+        except PositionOutOfRangeError:   # a sentence alone is already longer than the learned table
+            alone = None
+        memo = {}
+        for j, (scheme, bug) in enumerate(cols):
             if not applies(method, bug):
                 status[i][j] = "na"
                 continue
             try:
-                _, _, errs, _ = compare(model, batch, scheme, () if bug is None else (bug,), causal=causal,
-                                        lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+                if alone is None:
+                    raise PositionOutOfRangeError(max(batch.lengths), model.max_length)
+                out = _memo_forward(model, token_ids, mask, positions[scheme], causal=causal,
+                                    bugs=() if bug is None else (bug,), lowp_dtype=lowp_dtype,
+                                    lowp_offset=lowp_offset, memo=memo, common=common)  # [N,L,D]
             except PositionOutOfRangeError:
                 status[i][j] = "out_of_range"
                 continue
-            err[i, j] = max(float(e.max()) for e in errs)
+            err[i, j] = _max_error(out, flat, alone, bounds)
     return err, status
 
 

@@ -31,12 +31,16 @@ def read_positions_at(result, mode, step=-1):
 @cached
 def decoding(length, prefill_length, *, heads=2, head_dim=16, dtype="float32", layout="interleaved"):
     """kv_cache.compare_modes for every mode, plus what the page states: `wrong_min` (the smallest
-    max error of the wrong modes) and `last` ({mode: (query position, key positions)} of the last
-    decode step, or None when P = L)."""
+    max error of the wrong modes), `last` ({mode: (query position, key positions)} of the last
+    decode step, or None when P = L) and `tables` ({mode: the cache table of `cache_table`}). The
+    decode traces themselves stay out (at L = 96 they are thousands of numbers the page never
+    draws, copied out of the cache on every rerun)."""
     res = kv_cache.compare_modes(length, prefill_length, heads=heads, head_dim=head_dim, dtype=dtype,
                                  layout=layout, modes=MODES)
     res["wrong_min"] = min(res["max_decoded"][m] for m in MODES if m != "correct")
     res["last"] = None if prefill_length >= length else {m: read_positions_at(res, m) for m in MODES}
+    res["tables"] = {m: _table(res["traces"][m]) for m in MODES}
+    del res["traces"]
     return res
 
 
@@ -66,9 +70,14 @@ def trace_table(trace, *, max_steps=TRACE_STEPS, max_keys=TRACE_KEYS, angle_unit
     return columns, rows
 
 
-@cached
+def _table(trace):
+    """trace_table as {column: [cells]}, each cell on one line (no-break spaces: on a phone the table
+    scrolls sideways instead of breaking "4 · 4.00" in two)."""
+    cols, rows = trace_table(trace)
+    return {c: [r[i].replace(" ", "\u00a0") for r in rows] for i, c in enumerate(cols)}
+
+
 def cache_table(length, prefill_length, mode, *, heads=2, head_dim=16, dtype="float32", layout="interleaved"):
     """The cache table of one mode as {column: [cells]} (first TRACE_STEPS steps, TRACE_KEYS keys)."""
     res = decoding(length, prefill_length, heads=heads, head_dim=head_dim, dtype=dtype, layout=layout)
-    cols, rows = trace_table(res["traces"][mode])
-    return {c: [r[i] for r in rows] for i, c in enumerate(cols)}
+    return res["tables"][mode]

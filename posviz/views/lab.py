@@ -9,6 +9,7 @@ import numpy as np
 
 from posviz.lab import tokens, toy_model
 from posviz.pe import position_ids
+from posviz.validate import check_choice, check_int
 from posviz.views import cached
 
 # ---------------------------------------------------------------- options of the page's widgets
@@ -29,6 +30,8 @@ BUG_KEYS = {"lab_nopos": "no_position", "lab_qonly": "rotate_q_only", "lab_rotv"
 SUMMARY_ROWS, SUMMARY_COLS = toy_model.SUMMARY_ROWS, toy_model.SUMMARY_COLS
 SCHEME_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is None)   # position-id schemes
 BUG_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is not None)  # bugs (ids from the mask)
+LOWP_COL = SUMMARY_COLS.index(("mask", "low_precision"))   # the one column the low-precision settings feed
+LOWP_DEFAULTS = dict(lowp_dtype="bfloat16", lowp_offset=4096)   # what they are set to where nothing reads them
 
 
 def applies(method, bug):
@@ -70,7 +73,12 @@ def lowp_rounding(positions, lowp_dtype, lowp_offset):
                 exact=toy_model.representable_spacing(hi, lowp_dtype) <= 1.0)
 
 
-@cached
+def _lowp_settings(lowp_dtype, lowp_offset):
+    """The low-precision settings checked as toy_model.forward checks them -> dict(lowp_dtype, lowp_offset)."""
+    check_choice("lowp_dtype", lowp_dtype, LOWP_DTYPES)
+    return dict(lowp_dtype=lowp_dtype, lowp_offset=check_int("lowp_offset", lowp_offset, 0, toy_model.MAX_LOWP_OFFSET))
+
+
 def experiment(sentence_a, sentence_b, *, padding_side="left", method="rope", rope_layout="interleaved",
                num_heads=2, head_dim=16, scheme="mask", bugs=(), causal=False, max_length=16,
                lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=toy_model.SENTENCE_NAMES):
@@ -80,9 +88,22 @@ def experiment(sentence_a, sentence_b, *, padding_side="left", method="rope", ro
     (real x pad = 0, pad rows NaN), the chosen attention (pad rows NaN), the per-token error and
     the three tensors ("Same words, different order..." §12 step 2) for both setups. With the
     low-precision bug on RoPE, also `lowp`: lowp_rounding of the positions used plus the float32
-    control `f32` at the same offset.
+    control `f32` at the same offset. Cached by `_experiment` on the settings that matter: without
+    that bug the low-precision settings are checked, then left out of the cache key.
     """
     bugs = tuple(b for b in bugs if applies(method, b))
+    lowp = _lowp_settings(lowp_dtype, lowp_offset)              # checked even where nothing reads them
+    if "low_precision" not in bugs:
+        lowp = LOWP_DEFAULTS
+    return _experiment(sentence_a, sentence_b, padding_side=padding_side, method=method, rope_layout=rope_layout,
+                       num_heads=num_heads, head_dim=head_dim, scheme=scheme, bugs=bugs, causal=causal,
+                       max_length=max_length, seed=seed, names=tuple(names), **lowp)
+
+
+@cached
+def _experiment(sentence_a, sentence_b, *, padding_side, method, rope_layout, num_heads, head_dim, scheme, bugs,
+                causal, max_length, lowp_dtype, lowp_offset, seed, names):
+    """`experiment` (its docstring), on settings that all matter."""
     batch = toy_model.encode_pair(sentence_a, sentence_b, padding_side, names)
     model = toy_model.build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=rope_layout,
                                   max_length=max_length, seed=seed)
@@ -145,18 +166,36 @@ def tensors(result, *, names, labels):
     return correct, chosen
 
 
-@cached
 def summary(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
             max_length=16, lowp_dtype="bfloat16", lowp_offset=4096, seed=0, names=toy_model.SENTENCE_NAMES):
     """toy_model.summary_matrix split for two figures: dict(err [7,12], status, and the position-id
-    scheme columns / bug columns as "schemes" and "bugs", each dict(err, status, cols))."""
-    err, status = toy_model.summary_matrix(sentence_a, sentence_b, padding_side=padding_side, num_heads=num_heads,
-                                           head_dim=head_dim, causal=causal, max_length=max_length,
-                                           lowp_dtype=lowp_dtype, lowp_offset=lowp_offset, seed=seed, names=names)
-    parts = {name: dict(err=err[:, list(cols)], status=[[row[j] for j in cols] for row in status],
+    scheme columns / bug columns as "schemes" and "bugs", each dict(err, status (numpy str), cols)).
+
+    The low-precision column is the only one the low-precision settings feed: it is cached apart
+    (`summary_cells`), so that changing the offset recomputes two cells, not the whole matrix."""
+    common = dict(padding_side=padding_side, num_heads=num_heads, head_dim=head_dim, causal=causal,
+                  max_length=max_length, seed=seed, names=tuple(names))
+    lowp = _lowp_settings(lowp_dtype, lowp_offset)
+    rest = tuple(j for j in range(len(SUMMARY_COLS)) if j != LOWP_COL)
+    err_rest, status_rest = summary_cells(sentence_a, sentence_b, cols=rest, **common, **LOWP_DEFAULTS)
+    err_lowp, status_lowp = summary_cells(sentence_a, sentence_b, cols=(LOWP_COL,), **common, **lowp)
+    err = np.insert(err_rest, LOWP_COL, err_lowp[:, 0], axis=1)
+    status = [row[:LOWP_COL] + lowp_row + row[LOWP_COL:] for row, lowp_row in zip(status_rest, status_lowp)]
+    # each part's status as a numpy array of str: ui.plot hashes it in one pass on every rerun
+    parts = {name: dict(err=err[:, list(cols)], status=np.array([[row[j] for j in cols] for row in status]),
                         cols=[SUMMARY_COLS[j] for j in cols])
              for name, cols in (("schemes", SCHEME_COLS), ("bugs", BUG_COLS))}
     return dict(err=err, status=status, **parts)
+
+
+@cached
+def summary_cells(sentence_a, sentence_b, *, cols, padding_side, num_heads, head_dim, causal, max_length,
+                  lowp_dtype, lowp_offset, seed, names):
+    """toy_model.summary_matrix of the columns `cols` (indices into SUMMARY_COLS) -> (err [7,len(cols)], status)."""
+    return toy_model.summary_matrix(sentence_a, sentence_b, padding_side=padding_side, num_heads=num_heads,
+                                    head_dim=head_dim, causal=causal, max_length=max_length, lowp_dtype=lowp_dtype,
+                                    lowp_offset=lowp_offset, seed=seed, names=names,
+                                    cols=tuple(SUMMARY_COLS[j] for j in cols))
 
 
 def selected_cells(method, rope_layout, scheme, bugs):

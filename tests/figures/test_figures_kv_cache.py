@@ -1,8 +1,14 @@
 """Figures of the RoPE + KV cache page."""
+import itertools
+import json
+
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 
 from posviz.lab import kv_cache as kc
 from posviz.figures import kv_cache as figs
+from posviz.figures import style
 from posviz.views import kv_cache as V
 
 LABELS = {f"mode.{m}": m for m in kc.MODES} | {"title": "t", "x": "x", "y": "y", "allowed": "tolerance",
@@ -53,3 +59,37 @@ def test_positions_figure():
     assert list(fig.data[0].y) == [0, 1, 2, 3, 4, 5]
     assert list(fig.data[2].y) == [0, 1, 2, 3, 0, 0]           # restart
     assert len(fig.to_json()) < 300_000
+
+
+def validated_equals_built(fig):
+    """The builders skip plotly's validation (tests/figures/test_figures_relative.py): validating what
+    they build must raise nothing and change nothing."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+def test_every_figure_is_valid_plotly_and_works_in_lecture_mode():
+    """Both builders with every option: all, one or no modes, with and without the tolerance and precision
+    lines, titles of 0-3 lines, nothing decoded (P = L), the longest decode."""
+    n = 0
+    for (length, prefill, dtype), title in itertools.product(
+            [(6, 4, "float32"), (8, 1, "bfloat16"), (96, 16, "float16"), (5, 5, "float32")],
+            ["", "t", "每个真实 token 的输出误差 max |O_所选 − O_正确|，这是一段很长的中文标题"]):
+        d = V.decoding(length, prefill, dtype=dtype)
+        lab = {**LABELS, "title": title}
+        for modes in (kc.MODES, ("correct",), ()):
+            built = [figs.error_figure(d["positions"], {m: d["errors"][m] for m in modes}, prefill_length=prefill,
+                                       labels=lab, allowed=d["allowed"], precision=d["precision"]),
+                     figs.error_figure(d["positions"], {m: d["errors"][m] for m in modes}, prefill_length=prefill,
+                                       labels={})]
+            if d["last"] is not None:
+                built += [figs.positions_figure({m: d["last"][m][0] for m in modes},
+                                                {m: d["last"][m][1] for m in modes}, labels=lab),
+                          figs.positions_figure({m: d["last"][m][0] for m in modes},
+                                                {m: d["last"][m][1] for m in modes}, labels={}, height=300)]
+            for fig in built:
+                assert validated_equals_built(fig)
+                lecture = style.presentation(fig)
+                assert validated_equals_built(lecture) and lecture.layout.font.size == style.PRESENT_FONT
+                n += 1
+    assert n > 50

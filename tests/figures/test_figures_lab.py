@@ -1,18 +1,21 @@
+import itertools
 import json
 
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 
 from posviz.lab import toy_model as A
 from posviz.figures import lab as F
 from posviz.figures import overview as O
-from posviz.figures import panels
+from posviz.figures import panels, style
 from posviz.views import lab as V
 
 LABELS = {"title": "t", "x": "k", "y": "q", "colorbar": "c"}
 
 
 def _lab(**kw):
-    return V.experiment.uncached("I love ML", "do you love ML too", **kw)
+    return V.experiment("I love ML", "do you love ML too", **kw)
 
 
 def _attn_figs(res, row=0, head=0):
@@ -62,7 +65,7 @@ def test_error_bars_and_summary():
     assert fig.layout.yaxis.type == "log" and fig.layout.legend.orientation == "h"
     assert [s.y0 for s in fig.layout.shapes] == [A.HARMLESS, A.HARMFUL]
     np.testing.assert_allclose(fig.data[0].customdata, res["errors"][0])      # the CSV keeps the real errors
-    s = V.summary.uncached("I love ML", "do you love ML too")
+    s = V.summary("I love ML", "do you love ML too")
     for part, n in (("schemes", 5), ("bugs", 7)):
         fig = F.summary_heatmap(s[part]["err"], s[part]["status"], [str(r) for r in A.SUMMARY_ROWS],
                                 [str(c) for c in s[part]["cols"]], labels={"title": "t", "na": "n/a", "oor": "oor"},
@@ -77,7 +80,7 @@ def test_error_bars_and_summary():
 
 def test_max_payload():
     long_a = " ".join(f"w{i}" for i in range(64))
-    res = V.experiment.uncached(long_a, "short one", num_heads=4, head_dim=64)
+    res = V.experiment(long_a, "short one", num_heads=4, head_dim=64)
     for fig in _attn_figs(res, row=1, head=3):
         assert np.asarray(fig.data[0].z).shape == (64, 64)
         assert len(fig.to_json()) < 2_000_000
@@ -102,3 +105,60 @@ def test_overview_figures():
     dot = O.where_position_dot({k: f'lab "{k}"' for k in ("abs", "rope", "bias", "tok", "pe", "hidden", "qkv",
                                                           "softmax", "qk", "rot", "v", "scores", "bias_node")})
     assert dot.startswith("digraph") and '\\"abs\\"' in dot
+
+
+def validated_equals_built(fig):
+    """The builders skip plotly's validation (tests/figures/test_figures_relative.py): validating what
+    they build must raise nothing and change nothing (a named colour scale would be expanded)."""
+    built = json.loads(pio.to_json(fig.to_dict(), validate=False))
+    return json.loads(pio.to_json(go.Figure(fig.to_dict()).to_dict(), validate=False)) == built
+
+
+TITLES = ("", "Correct", "Per-token output error max |O_chosen − O_correct| (real tokens) of a very long title",
+          "每个真实 token 的输出误差 max |O_所选 − O_正确|，这是一段很长的中文标题")
+
+
+def _every_figure():
+    """Every builder of posviz.figures.lab with its options: titles of 0-3 lines, NaN pad rows, empty
+    labels, outlined cells or none, out-of-range and n/a cells, a 64-token row."""
+    long_a = " ".join(f"w{i}" for i in range(64))
+    for (a, b), (method, scheme, bugs) in itertools.product(
+            [("I love ML", "do you love ML too"), ("<b>x</b> a a", "我 爱 机器 学习 吗"), (long_a, "short one")],
+            [("rope", "mask", ()), ("sinusoidal", "arange", ()), ("alibi", "zeros", ("pads_unmasked",))]):
+        res = V.experiment(a, b, method=method, scheme=scheme, bugs=bugs, max_length=64)
+        for r, title in zip(res["rows"], TITLES[1:]):
+            lab = {**LABELS, "title": title}
+            yield F.attention_map(r["correct"][0], r["tokens"], zmax=r["top"][0], labels=lab)
+            yield F.attention_map(r["chosen"][1], r["tokens"], zmax=0.0, labels={"title": title}, height=300)
+            yield F.attention_difference(r["correct"][1], r["chosen"][1], r["tokens"], labels=lab)
+        for title in TITLES[:2]:
+            yield F.error_bars(res["errors"], res["real_tokens"], harmless=A.HARMLESS, harmful=A.HARMFUL,
+                               labels={"title": title, "y": "y", "harmless": "h", "harmful": "H", "name.0": "<A>"})
+        yield F.error_bars(res["errors"], res["real_tokens"], harmless=A.HARMLESS, harmful=A.HARMFUL, labels={})
+    for ml, part, title, selected in itertools.product((3, 16), ("schemes", "bugs"), TITLES, (None, (3, 0))):
+        s = V.summary("I love ML", "do you love ML too", max_length=ml)
+        yield F.summary_heatmap(s[part]["err"], s[part]["status"], [f"<{r}>" for r in A.SUMMARY_ROWS],
+                                [str(c) for c in s[part]["cols"]], labels={"title": title, "na": "n/a", "oor": "-"},
+                                selected=selected)
+    yield F.attention_difference(np.full((3, 3), np.nan), np.full((3, 3), np.nan), ["a", "b", "c"], labels={})
+
+
+def test_every_figure_is_valid_plotly_and_works_in_lecture_mode():
+    n = 0
+    for fig in _every_figure():
+        assert validated_equals_built(fig), fig.layout.title
+        lecture = style.presentation(fig)                                  # lecture mode on the built figure
+        assert validated_equals_built(lecture)
+        assert lecture.layout.font.size == style.PRESENT_FONT
+        n += 1
+    assert n > 100
+
+
+def test_colour_scales_are_spelled_out():
+    """plotly.js knows neither "RdBu_r" nor "Cividis" by name: the built figures carry the stops."""
+    res = _lab()
+    r = res["rows"][0]
+    for fig in (F.attention_map(r["correct"][0], r["tokens"], zmax=1, labels=LABELS),
+                F.attention_difference(r["correct"][0], r["chosen"][0], r["tokens"], labels=LABELS)):
+        assert isinstance(fig.to_dict()["data"][0]["colorscale"], list)
+    assert fig.to_dict()["data"][0]["colorscale"][0] == [0.0, "rgb(5,48,97)"]      # RdBu reversed: blue < 0

@@ -175,3 +175,49 @@ def test_errors_are_coded():
             call()
         assert e.value.code == code and text.has(f"err.{code}")
         assert e.value.message("zh") != str(e.value)
+
+
+# ---------------------------------------------------------------- the decode loop's rotations are apply_rope's
+def _transparent_decode(q, k, v, *, prefill_length, mode, base=10000.0, layout="interleaved"):
+    """decode_with_cache_trace as first written: every rotation one apply_rope call (the loop now makes
+    cos and sin once per position and length and calls rotate_pairs: the same numbers)."""
+    def rot(x, position):
+        pos = torch.full((x.shape[-2],), float(position)) if not torch.is_tensor(position) else position
+        return apply_rope(x, pos, base=base, layout=layout)
+
+    p0, length = prefill_length, q.shape[-2]
+    pos = torch.arange(p0, dtype=torch.float32)
+    q_rot, k_rot = rot(q[:, :, :p0], pos), rot(k[:, :, :p0], pos)
+    outs = [kc.attend(q_rot, k_rot, v[:, :, :p0], causal=True)]
+    cache_k, cache_pos = (k[:, :, :p0], torch.zeros(p0)) if mode == "rotate_on_read" else (k_rot, pos.clone())
+    cache_v, trace = v[:, :, :p0], []
+    for t in range(p0, length):
+        new_p = 0.0 if mode == "restart" else float(cache_k.shape[-2])
+        q_t, k_t = rot(q[:, :, t:t + 1], new_p), k[:, :, t:t + 1]
+        if mode == "rotate_on_read":
+            cache_k, cache_pos = torch.cat([cache_k, k_t], dim=-2), torch.cat([cache_pos, torch.zeros(1)])
+            keys, read_pos = rot(cache_k, new_p), cache_pos + new_p
+        else:
+            if mode == "rerotate":
+                cache_k, cache_pos = rot(cache_k, new_p), cache_pos + new_p
+            cache_k = torch.cat([cache_k, rot(k_t, new_p)], dim=-2)
+            cache_pos = torch.cat([cache_pos, torch.tensor([new_p])])
+            keys, read_pos = cache_k, cache_pos
+        cache_v = torch.cat([cache_v, v[:, :, t:t + 1]], dim=-2)
+        outs.append(kc.attend(q_t, keys, cache_v, causal=False))
+        trace.append({"token": t, "query_position": new_p, "stored_positions": cache_pos.tolist(),
+                      "read_positions": read_pos.tolist()})
+    return torch.cat(outs, dim=-2), trace
+
+
+@pytest.mark.parametrize("mode", kc.MODES)
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+@pytest.mark.parametrize("shape, prefill, layout, base", [((1, 2, 9, 16), 4, "interleaved", 10000.0),
+                                                          ((2, 1, 40, 64), 3, "half", 500.0),
+                                                          ((1, 4, 12, 8), 1, "interleaved", 10000.0),
+                                                          ((1, 2, 70, 128), 20, "interleaved", 10000.0)])
+def test_decode_equals_one_apply_rope_per_rotation(mode, dtype, shape, prefill, layout, base):
+    q, k, v = kc.random_qkv(*shape, dtype=dtype)
+    want, want_trace = _transparent_decode(q, k, v, prefill_length=prefill, mode=mode, base=base, layout=layout)
+    got, trace = kc.decode_with_cache_trace(q, k, v, prefill_length=prefill, mode=mode, base=base, layout=layout)
+    assert torch.equal(got, want) and trace == want_trace

@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -7,6 +9,7 @@ from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import position_ids_from_mask
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import apply_rope
+from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import encode
 
 S_A, S_B = "I love ML", "do you love ML too"
@@ -212,3 +215,85 @@ def test_errors_are_coded():
     with pytest.raises(ValueError, match="head_dim") as e:
         A.build_model("rope", head_dim=9)
     assert e.value.code == "even"
+
+
+# ---------------------------------------------------------------- the fast summary equals the straightforward one
+def _summary_by_compare(sentence_a, sentence_b, *, padding_side="left", num_heads=2, head_dim=16, causal=False,
+                        max_length=16, lowp_dtype="bfloat16", lowp_offset=4096):
+    """The summary matrix computed the transparent way: `compare` for every cell, as summary_matrix did
+    before it shared references and intermediates (on one thread, as summary_matrix and the app run)."""
+    batch = A.encode_pair(sentence_a, sentence_b, padding_side)
+    err = np.full((len(A.SUMMARY_ROWS), len(A.SUMMARY_COLS)), np.nan)
+    status = [["ok"] * len(A.SUMMARY_COLS) for _ in A.SUMMARY_ROWS]
+    with one_thread():
+        for i, (method, layout) in enumerate(A.SUMMARY_ROWS):
+            model = A.build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=layout,
+                                  max_length=max_length)
+            for j, (scheme, bug) in enumerate(A.SUMMARY_COLS):
+                if not A.applies(method, bug):
+                    status[i][j] = "na"
+                    continue
+                try:
+                    _, _, errs, _ = A.compare(model, batch, scheme, () if bug is None else (bug,), causal=causal,
+                                              lowp_dtype=lowp_dtype, lowp_offset=lowp_offset)
+                except PositionOutOfRangeError:
+                    status[i][j] = "out_of_range"
+                    continue
+                err[i, j] = max(float(e.max()) for e in errs)
+    return err, status
+
+
+@pytest.mark.parametrize("sentences, kw", [
+    ((S_A, S_B), {}),
+    ((S_A, S_B), dict(padding_side="right", num_heads=4, head_dim=64, causal=True, lowp_dtype="float16",
+                      lowp_offset=32768)),
+    ((S_A, S_B), dict(num_heads=1, head_dim=8, max_length=3)),                  # learned out of range, modulo wraps
+    ((ZH_A, ZH_B), dict(num_heads=3, head_dim=32, max_length=5, lowp_offset=512)),  # the references out of range
+    (("the cat the cat sat", "x"), dict(causal=True, max_length=64)),           # repeated tokens, a 1-token row
+    (("a b c", "d e f"), dict(padding_side="right", num_heads=4)),              # no pads at all
+    ((" ".join(f"w{i}" for i in range(24)), "short one"), dict(num_heads=2, head_dim=16, max_length=64)),
+])
+def test_summary_matrix_equals_compare_cell_by_cell(sentences, kw):
+    """summary_matrix shares the references and the intermediates of its setups (_memo_forward): every
+    cell and status must be exactly what `compare` gives for that cell."""
+    want_err, want_status = _summary_by_compare(*sentences, **kw)
+    err, status = A.summary_matrix(*sentences, **kw)
+    assert status == want_status
+    np.testing.assert_array_equal(err, want_err)                      # bit for bit (NaN where n/a)
+    some = (A.SUMMARY_COLS[11], A.SUMMARY_COLS[0], A.SUMMARY_COLS[4])   # any subset of the columns, any order
+    part, part_status = A.summary_matrix(*sentences, **kw, cols=some)
+    idx = [A.SUMMARY_COLS.index(c) for c in some]
+    np.testing.assert_array_equal(part, want_err[:, idx])
+    assert part_status == [[row[j] for j in idx] for row in want_status]
+
+
+def test_summary_matrix_checks_its_columns():
+    with pytest.raises(ValueError, match="cols") as e:
+        A.summary_matrix(S_A, S_B, cols=(("mask", "typo"),))
+    assert e.value.code == "choice"
+
+
+def test_pair_blocks_equal_the_element_by_element_rotation():
+    """build_model's block rotations, written with index tensors, equal the element loop they replace."""
+    for layout, d in (("interleaved", 8), ("half", 16), ("interleaved", 64)):
+        angles = torch.rand(d // 2) * 7 - 3                                 # [d/2]
+        loop = torch.zeros(d, d)                                            # [d,d]
+        for i, a in enumerate(angles.tolist()):
+            a0, a1 = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+            c, s = math.cos(a), math.sin(a)
+            loop[a0, a0], loop[a0, a1], loop[a1, a0], loop[a1, a1] = c, -s, s, c
+        assert torch.equal(A._pair_rotation(angles, layout, d), loop)
+
+
+def test_one_set_of_draws_serves_every_method():
+    """summary_matrix draws the seeded weights once and structures every method's model from them:
+    each model equals build_model's, field for field, and the draws stay untouched."""
+    draws = A._seeded_draws(3, 16, 7, 5)
+    before = {k: v.clone() for k, v in draws.items() if torch.is_tensor(v)}
+    for method, layout in A.SUMMARY_ROWS + (("sinusoidal", "half"),):
+        shared = A._structured(method, layout, draws)
+        fresh = A.build_model(method, num_heads=3, head_dim=16, rope_layout=layout, max_length=7, seed=5)
+        for name, value in vars(fresh).items():
+            other = getattr(shared, name)
+            assert torch.equal(value, other) if torch.is_tensor(value) else value == other, (method, name)
+    assert all(torch.equal(draws[k], v) for k, v in before.items())

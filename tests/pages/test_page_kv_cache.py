@@ -5,6 +5,16 @@ from conftest import assert_clean, figures, open_page
 from posviz import text
 
 
+def _tables(at):
+    """The markdown tables on the page as lists of rows (header first), cells as text."""
+    out = []
+    for m in at.markdown:
+        lines = m.value.splitlines()
+        if len(lines) > 2 and lines[0].startswith("| ") and lines[1].startswith("|---"):
+            out.append([[c.strip() for c in line.strip().strip("|").split(" | ")] for line in [lines[0]] + lines[2:]])
+    return out
+
+
 def _titles(at):
     return [(f["layout"].get("title") or {}).get("text", "").replace("<br>", " ") for f in figures(at)]
 
@@ -15,12 +25,14 @@ def test_page_renders(lang):
     assert_clean(at)
     assert text.get(lang, "kv_cache.fig.error.title") in _titles(at)
     assert len(figures(at)) == 2
-    assert len(at.dataframe) == 2                      # summary + cache table
-    summary = at.dataframe[0].value
-    verdicts = list(summary.iloc[:, 1])
+    summary, cache = _tables(at)                       # summary + cache table, short read-only markdown tables
+    assert not at.dataframe and not at.table
+    verdicts = [row[1] for row in summary[1:]]
+    assert summary[0][1] == text.get(lang, "kv_cache.summary.verdict")
     assert verdicts[0] == text.get(lang, "kv_cache.pass")
     assert verdicts[1:] == [text.get(lang, "kv_cache.fail")] * 3
-    assert list(summary.iloc[1:, 2]) == ["4", "4", "4"]   # all wrong modes fail at the first decoded position
+    assert [row[2] for row in summary[2:]] == ["4", "4", "4"]   # all wrong modes fail at the first decoded position
+    assert cache[0][:3] == ["t", "q", "k0"] and cache[1][:3] == ["4", "4", "0\u00a0·\u00a00.00"]   # one line a cell
 
 
 def test_controls_change_the_figure():
@@ -52,4 +64,4 @@ def test_prefill_equal_to_length_and_too_long():
 def test_lecture_mode_draws_tables_the_projector_can_enlarge():
     at = open_page("kv_cache", "en", present="1")
     assert_clean(at)
-    assert len(at.table) == 2 and not at.dataframe
+    assert len(_tables(at)) == 2 and not at.dataframe          # markdown text, which the projector CSS enlarges

@@ -17,7 +17,8 @@ def test_page_renders_both_languages(lang):
     figs = figures(at)
     assert len(figs) == 6                  # correct, chosen, difference (one panel each), error bars, 2 summaries
     assert all(len(f["data"]) == 1 for f in figs[:3]) and figs[3]["data"][0]["type"] == "bar"
-    assert at.dataframe and len(at.dataframe) == 2          # the three tensors, correct and chosen
+    assert not at.dataframe                                 # the three tensors: a closed deep dive
+    assert [e.label for e in at.expander if e.label == text.get(lang, "w.lab_tensors")]
     title = at.title[0].value
     assert title == text.get(lang, "lab.title")
     assert len(at.metric) == 1
@@ -72,10 +73,22 @@ def test_low_precision_effect_states_the_spacing_of_the_chosen_offset(lang, offs
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_three_tensors_open_from_a_link(lang):
+    at = open_page("lab", lang, lab_tensors="true")
+    assert_clean(at)
+    assert len(at.dataframe) == 2                            # correct and chosen
+    correct, chosen = (df.value for df in at.dataframe)
+    names = (text.get(lang, "lab.name.a"), text.get(lang, "lab.name.b"))
+    assert list(chosen.iloc[:, 0])[0].startswith(names[0]) and list(chosen.iloc[:, 0])[-1].startswith(names[1])
+    assert len(chosen) == len(correct) == 8                  # two sentences x token, id, mask, position
+    assert len(figures(at)) == 6
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("bad", ["", "   ", "<script>alert(1)</script>", "x" * 10_000])
 @pytest.mark.parametrize("key", ["lab_a", "lab_b"])
 def test_invalid_sentences_give_an_error_not_an_exception(lang, bad, key):
-    at = open_page("lab", lang, **{key: bad})
+    at = open_page("lab", lang, lab_tensors="true", **{key: bad})
     assert not at.exception
     if "<" in bad:
         assert not at.error                                 # markup is just a plain-text token
@@ -103,9 +116,9 @@ def test_packing_section(lang):
     assert at.slider(key="lab_pack_off").disabled
     at.toggle(key="lab_pack").set_value(True).run()
     assert_clean(at)
-    assert len(at.dataframe) == 3
+    assert len(at.dataframe) == 1                           # the packed rows (the three tensors are closed)
     def rows(at):
-        df = at.dataframe[2].value
+        df = at.dataframe[-1].value
         return {row[""]: [v for v in list(row)[1:] if v not in ("", None)] for _, row in df.iterrows()}
     cols = [text.get(lang, f"lab.pack.col.{c}") for c in ("global", "reset", "source")]
     g, r, s = ([int(v) for v in rows(at)[c]] for c in cols)

@@ -11,9 +11,11 @@ SCENES = {s["title"].rsplit(".", 1)[-1]: s["values"] for s in scenes.SCENES["kv_
 
 
 def _scene_run(name):
+    """The view's result at a scene's settings, with the decode traces it leaves out (from compare_modes)."""
     v = SCENES[name]
-    return V.decoding.uncached(v["kv_L"], v["kv_prefill"], heads=v["kv_heads"], head_dim=v["kv_head_dim"],
-                               dtype=v["kv_dtype"], layout=v["kv_layout"])
+    setup = dict(heads=v["kv_heads"], head_dim=v["kv_head_dim"], dtype=v["kv_dtype"], layout=v["kv_layout"])
+    return {**V.decoding.uncached(v["kv_L"], v["kv_prefill"], **setup),
+            "traces": kc.compare_modes(v["kv_L"], v["kv_prefill"], **setup)["traces"]}
 
 
 def test_decoding_adds_what_the_page_states():
@@ -37,8 +39,18 @@ def test_trace_table_cells():
     assert V.trace_table(tr)[1][0][2] == f"4 · {4 % (2 * math.pi):.2f}"
     _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="rotate_on_read")
     assert V.trace_table(tr)[1][1][2].startswith("(0→) 5")
-    table = V.cache_table.uncached(40, 20, "correct")
+    table = V.cache_table(40, 20, "correct")
     assert len(table["t"]) == V.TRACE_STEPS and len(table) == 2 + V.TRACE_KEYS      # cut as the caption says
+
+
+def test_decoding_carries_every_mode_table_not_the_traces():
+    r = V.decoding.uncached(9, 3, heads=4, head_dim=8, dtype="bfloat16", layout="half")
+    assert "traces" not in r                                   # thousands of numbers at L = 96, never drawn
+    traces = kc.compare_modes(9, 3, heads=4, head_dim=8, dtype="bfloat16", layout="half")["traces"]
+    for m in V.MODES:
+        cols, rows = V.trace_table(traces[m])
+        assert r["tables"][m] == {c: [row[i].replace(" ", "\u00a0") for row in rows] for i, c in enumerate(cols)}
+        assert V.cache_table(9, 3, m, heads=4, head_dim=8, dtype="bfloat16", layout="half") == r["tables"][m]
 
 
 def test_scene_numbers():

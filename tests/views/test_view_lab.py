@@ -16,7 +16,7 @@ DEFAULTS = {lang: (text.get(lang, "lab.default_a"), text.get(lang, "lab.default_
 
 
 def _run(*args, **kw):
-    return V.experiment.uncached(*(args or (S_A, S_B)), **kw)
+    return V.experiment(*(args or (S_A, S_B)), **kw)      # uncached outside the app (no cache backend)
 
 
 def test_shapes_and_determinism():
@@ -79,7 +79,7 @@ def test_invalid_sentences():
 
 
 def test_summary_is_split_into_schemes_and_bugs():
-    s = V.summary.uncached(S_A, S_B)
+    s = V.summary(S_A, S_B)
     assert s["schemes"]["err"].shape == (7, 5) and s["bugs"]["err"].shape == (7, 7)
     assert [c[1] for c in s["bugs"]["cols"]] == list(A.BUGS)
     np.testing.assert_array_equal(np.hstack([s["schemes"]["err"], s["bugs"]["err"]]), s["err"])
@@ -89,6 +89,30 @@ def test_summary_is_split_into_schemes_and_bugs():
     assert V.selected_cells("rope", "half", "mask", ("rotate_v",)) == {"schemes": None, "bugs": (rope, 2)}
     assert V.selected_cells("rope", "half", "zeros", ("rotate_v",)) == {"schemes": None, "bugs": None}
     assert V.selected_cells("alibi", "half", "mask", ("rotate_v",))["schemes"] == (5, 0)    # RoPE-only: ignored
+
+
+@pytest.mark.parametrize("kw", [{}, dict(lowp_dtype="float16", lowp_offset=512, max_length=3, num_heads=3),
+                                dict(padding_side="right", causal=True, lowp_offset=32768, head_dim=64)])
+def test_summary_is_the_whole_matrix(kw):
+    """The low-precision column is computed (and cached) apart from the rest: together they are
+    toy_model.summary_matrix, cell for cell."""
+    s = V.summary(S_A, S_B, **kw)
+    err, status = A.summary_matrix(S_A, S_B, **kw)
+    np.testing.assert_array_equal(s["err"], err)
+    assert s["status"] == status
+
+
+def test_low_precision_settings_only_matter_with_the_bug():
+    """Without the low-precision bug the experiment is cached without its settings: the same result."""
+    base = _run(bugs=("rotate_v",))
+    other = _run(bugs=("rotate_v",), lowp_dtype="float16", lowp_offset=512)
+    np.testing.assert_array_equal(base["rows"][1]["chosen"], other["rows"][1]["chosen"])
+    assert base["max_error"] == other["max_error"] and other["lowp"] is None
+    on = _run(bugs=("low_precision",), lowp_dtype="float16", lowp_offset=512)
+    assert (on["lowp"]["dtype"], on["lowp"]["offset"]) == ("float16", 512)
+    assert _run(method="alibi", bugs=("low_precision",), lowp_offset=512)["lowp"] is None   # RoPE-only: ignored
+    with pytest.raises(ValueError, match="lowp_offset"):       # checked even where nothing reads them
+        V.summary(S_A, S_B, lowp_offset=-1)
 
 
 def test_tensors_and_packed_rows():
