@@ -8,9 +8,10 @@ written as plain dicts and wrapped without plotly's validation (it costs more th
 tests validate every builder).
 """
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.figures import style
+
+_layout = style.legend_below_layout     # the title above, the legend below the plot
 
 # One colour per method on every figure of the page (Okabe-Ito); layer types take the rest in turn.
 METHOD_COLORS = {"default": "#000000", "linear": style.PALETTE[0], "ntk": style.PALETTE[1],
@@ -35,31 +36,8 @@ def _color(key, i):
     return METHOD_COLORS.get(key, SERIES[i % len(SERIES)])
 
 
-def house_layout(labels, *, height, **extra):
-    """style.titled_legend_below as a plain layout dict: the house layout with the title above and the
-    legend below the plot (about 78 px under the plot area, clear of the x-axis title). `extra`
-    merges into it (dicts one level deep)."""
-    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
-    title.update(y=0.985, yanchor="top")
-    below = -min(0.6, 78 / max(120, height - 124))
-    lay = {"title": title, "font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
-           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
-           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
-    if labels.get("x") is not None:
-        lay["xaxis"]["title"]["text"] = labels["x"]
-    if labels.get("y") is not None:
-        lay["yaxis"]["title"] = {"text": labels["y"]}
-    for key, value in extra.items():
-        if isinstance(lay.get(key), dict):
-            lay[key] = {**lay[key], **value}
-        else:
-            lay[key] = value
-    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
 
 
-def figure(data, lay):
-    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
-    return go.Figure({"data": data, "layout": lay}, _validate=False)
 
 
 def _hline(shapes, notes, y, text, dash, color="#444", log=False, opacity=None):
@@ -115,7 +93,7 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     _hline(shapes, notes, l_train, labels["l_train"], "solid", log=True)
     if l_target != l_train:
         _hline(shapes, notes, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True)
-    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
 
 
 def phase_figure(seen, needed, never_seen, *, labels, height=460):
@@ -130,7 +108,7 @@ def phase_figure(seen, needed, never_seen, *, labels, height=460):
         data.append({"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(needed[mask]), "mode": "markers",
                      "name": name, "marker": {"color": color, "size": 9, "symbol": symbol},
                      "hovertemplate": "i=%{x}<br>%{y:.3f}<extra></extra>"})
-    return figure(data, house_layout(labels, height=height, bargap=0.15,
+    return style.figure(data, _layout(labels, height=height, bargap=0.15,
                                      yaxis={"range": [0, 1.08], "tickformat": ".0%"}))
 
 
@@ -156,7 +134,7 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
         data.append({"type": "scatter", "x": style.f32(np.arange(y.size)), "y": style.f32(y), "mode": "lines+markers",
                      "name": name, "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 2},
                      "marker": {"size": 4}, "hovertemplate": name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"})
-    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
 
 
 def ratio_figure(ratio, bands, factor, *, labels, height=450):
@@ -173,7 +151,7 @@ def ratio_figure(ratio, bands, factor, *, labels, height=450):
     if factor > 1:
         _hline(shapes, notes, 1.0 / factor, labels["one_over"], "dot")
     top = max(1.08, float(r.max()) * 1.05) if r.size else 1.08
-    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, bargap=0.1,
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, bargap=0.1,
                                      barmode="overlay", yaxis={"range": [0, top]}))
 
 
@@ -200,7 +178,7 @@ def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, sw
     if switch is not None and switch not in (l_train, l_target):
         _vline(shapes, notes, switch, labels.get("switch", ""), "dot", style.PALETTE[4], log=True, y=0.5,
                yanchor="middle")
-    return figure(data, house_layout(labels, height=height, shapes=shapes, annotations=notes, xaxis=LOG_AXIS))
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, xaxis=LOG_AXIS))
 
 
 def temperature_figure(positions, scale, *, labels, height=340):
@@ -209,4 +187,4 @@ def temperature_figure(positions, scale, *, labels, height=340):
     data = [{"type": "scatter", "x": style.f32(p), "y": style.f32(s), "mode": "lines", "name": labels.get("name", ""),
              "line": {"color": style.PALETTE[3], "width": 2, "shape": "hv"},
              "hovertemplate": "p=%{x:.0f}<br>τ=%{y:.4f}<extra></extra>"}]
-    return figure(data, house_layout(labels, height=height, xaxis=LOG_AXIS))
+    return style.figure(data, _layout(labels, height=height, xaxis=LOG_AXIS))

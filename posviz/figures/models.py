@@ -5,9 +5,10 @@ Builders take arrays and one `labels` dict of already translated strings; one pa
 as plain dicts and wrapped without plotly's validation (the tests validate every builder).
 """
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.figures import style
+
+_layout = style.legend_below_layout     # the title above, the legend below the plot
 
 STRIP = ("rope", "local", "global", "nope", "linear")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
@@ -16,30 +17,8 @@ MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALE
                 "#000000", style.PALETTE[5])
 
 
-def _house(labels, *, height, **extra):
-    """style.titled_legend_below as a plain layout dict (title above, legend below the plot; the same
-    as posviz.figures.extrapolation.house_layout); `extra` merges into it (dicts one level deep)."""
-    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
-    title.update(y=0.985, yanchor="top")
-    below = -min(0.6, 78 / max(120, height - 124))
-    lay = {"title": title, "font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
-           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
-           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
-    if labels.get("x") is not None:
-        lay["xaxis"]["title"]["text"] = labels["x"]
-    if labels.get("y") is not None:
-        lay["yaxis"]["title"] = {"text": labels["y"]}
-    for key, value in extra.items():
-        if isinstance(lay.get(key), dict):
-            lay[key] = {**lay[key], **value}
-        else:
-            lay[key] = value
-    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
 
 
-def _figure(data, lay):
-    """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
-    return go.Figure({"data": data, "layout": lay}, _validate=False)
 
 
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
@@ -68,9 +47,9 @@ def layer_strip_figure(strips, names, *, labels, height=None):
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
               "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
              for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
-    lay = _house(labels, height=height or 200 + 46 * len(strips), xaxis={"showgrid": False},
+    lay = _layout(labels, height=height or 200 + 46 * len(strips), xaxis={"showgrid": False},
                  yaxis={"automargin": True, "showgrid": False})
-    return _figure(data, lay)
+    return style.figure(data, lay)
 
 
 def wavelength_compare_figure(models, *, labels, height=540):
@@ -91,7 +70,7 @@ def wavelength_compare_figure(models, *, labels, height=540):
     for name, dash in ((labels["trained"], "solid"), (labels["max"], "dash")):   # what the line styles mean
         data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name,
                      "line": {"color": "#555", "dash": dash, "width": 1.3}})
-    return _figure(data, _house(labels, height=height, shapes=shapes, yaxis=_LOG_AXIS, xaxis={"range": [0, 1]}))
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, yaxis=_LOG_AXIS, xaxis={"range": [0, 1]}))
 
 
 def decay_compare_figure(distances, curves, *, labels, height=500):
@@ -109,4 +88,4 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
         if longest:
             shapes.append({"type": "line", "x0": longest, "x1": longest, "xref": "x", "y0": 0, "y1": 1,
                            "yref": "y domain", "line": {"color": color, "dash": "dot", "width": 1.3}})
-    return _figure(data, _house(labels, height=height, shapes=shapes, xaxis=_LOG_AXIS))
+    return style.figure(data, _layout(labels, height=height, shapes=shapes, xaxis=_LOG_AXIS))

@@ -57,6 +57,34 @@ def titled_legend_below(fig, labels, *, height):
     return fig
 
 
+def legend_below_layout(labels, *, height, **extra):
+    """titled_legend_below as a plain layout dict (for figures built without plotly's validators): the
+    house layout with the title above and the legend below the plot. `extra` merges into it (dicts one
+    level deep)."""
+    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
+    title.update(y=0.985, yanchor="top")
+    below = -min(0.6, 78 / max(120, height - 124))
+    lay = {"title": title, "font": dict(FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
+           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
+    if labels.get("x") is not None:
+        lay["xaxis"]["title"]["text"] = labels["x"]
+    if labels.get("y") is not None:
+        lay["yaxis"]["title"] = {"text": labels["y"]}
+    for key, value in extra.items():
+        if isinstance(lay.get(key), dict):
+            lay[key] = {**lay[key], **value}
+        else:
+            lay[key] = value
+    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
+
+
+def figure(data, lay):
+    """go.Figure of plain trace and layout dicts, not validated (each builder's tests validate it:
+    validated_equals_built)."""
+    return go.Figure({"data": data, "layout": lay}, _validate=False)
+
+
 def f32(a):
     """Any array-like -> contiguous float32 numpy (plotly sends it as compact base64)."""
     if hasattr(a, "detach"):
