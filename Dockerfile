@@ -15,10 +15,12 @@ COPY --chown=posviz:posviz app.py ./
 COPY --chown=posviz:posviz app_pages ./app_pages
 COPY --chown=posviz:posviz posviz ./posviz
 COPY --chown=posviz:posviz .streamlit ./.streamlit
+COPY --chown=posviz:posviz deploy/warm.py deploy/serve.py ./deploy/
 USER posviz
 
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read().strip() == b'ok' else 1)"
 
-CMD ["streamlit", "run", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+# streamlit run app.py on 0.0.0.0:8501, then every page once (deploy/warm.py); /tmp/posviz.warm marks it ready
+CMD ["python", "deploy/serve.py"]

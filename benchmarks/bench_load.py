@@ -15,7 +15,10 @@ browser (script runs, deltas, forward-message cache), no drawing. It runs as a s
             (--mode nudge) and a rerun with nothing changed (--mode same). Budgets of issue 12:
             nudge median over pages <= 60 ms, worst page <= 120 ms; same <= 25 ms.
   class     a lecture hall on one fresh process: 100 sessions over all pages, 3 slider moves
-            each, 5 s apart (--think 5). Budgets: 0 errors, first load p95 <= 3 s,
+            each, 5 s apart (--think 5): visitors arriving over 30 s (--ramp 30 --no-barrier), and
+            every visitor in the same second with every move in step (the worst case), each on a
+            server warmed by deploy/warm.py (as the container and the cluster start it) and on a
+            cold one. Budgets: 0 errors, first load p95 <= 3 s,
             interaction p95 <= 1 s, no "Page not found".
   replicas  the same closed-loop load (no think time) through HAProxy (deploy/cluster.py) in
             front of 1 replica, then of 2: reruns per second, latency, CPU of each replica.
@@ -39,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
 from browser_util import app_server, page_paths  # noqa: E402
+from deploy import warm  # noqa: E402
 from deploy.cluster import Cluster, ClusterError  # noqa: E402
 
 WS_LOAD = pathlib.Path(os.environ.get("POSVIZ_WS_LOAD") or ROOT.parent / "shared" / "tools" / "ws_load.py")
@@ -52,14 +56,14 @@ class LoadError(RuntimeError):
 
 
 def ws_load(url, *, pages, sessions=1, interactions=10, mode="nudge", think=0.0, server_pid=None,
-            timeout=600, run_timeout=120, query="lang=en", seed=1):
+            timeout=600, run_timeout=120, query="lang=en", seed=1, ramp=0.0, barrier=True):
     """Run ws_load.py once against url; return its JSON (summary + raw runs)."""
     with tempfile.TemporaryDirectory(prefix="bench_load_") as tmp:
         out = pathlib.Path(tmp) / "ws_load.json"
         cmd = [sys.executable, str(WS_LOAD), "--url", url, f"--page={','.join(pages)}", "--sessions", str(sessions),
                "--interactions", str(interactions), "--mode", mode, "--think", str(think),
                "--timeout", str(timeout), "--run-timeout", str(run_timeout), f"--query={query}",
-               "--seed", str(seed), "--json", str(out)]
+               "--seed", str(seed), "--ramp", str(ramp), "--json", str(out)] + ([] if barrier else ["--no-barrier"])
         if server_pid:
             cmd += ["--server-pid", str(server_pid)]
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout + 120)
@@ -151,15 +155,34 @@ def part_cpu(quick):
 
 
 # ------------------------------------------------------------------------- (b) a class
+# How a hall arrives, each run on its own fresh server: visitors arriving over 30 s as they scan the
+# QR code, each then moving a slider on its own 5 s rhythm, on a server warmed by deploy/warm.py
+# (as deploy/serve.py, the container, and deploy/cluster.py start it) and on a cold one; and the
+# worst case, every visitor in the same second and every slider move in step (on a cold server it is
+# also the check that no visitor of a fresh server gets "Page not found").
+CLASS_RUNS = (("arriving over 30 s, warmed server", 30.0, False, True),
+              ("arriving over 30 s, cold server", 30.0, False, False),
+              ("all at once and in step, warmed server", 0.0, True, True),
+              ("all at once and in step, cold server", 0.0, True, False))
+
+
 def part_class(quick):
     sessions = 30 if quick else 100
+    return {what: _class_run(sessions, what, ramp, barrier, warmed) for what, ramp, barrier, warmed in CLASS_RUNS}
+
+
+def _class_run(sessions, what, ramp, barrier, warmed):
     pages = page_paths()
     with app_server() as (base, proc, healthy_s):
-        print(f"\n## A class on one fresh process: {sessions} sessions over {len(pages)} pages, 3 slider moves each, "
-              f"5 s apart\n", flush=True)
+        print(f"\n## A class on one process, {what}: {sessions} sessions over {len(pages)} pages, "
+              f"3 slider moves each, 5 s apart\n", flush=True)
+        if warmed:
+            t0 = time.monotonic()
+            failed = [r for r in warm.warm(base) if r[3]]
+            print(f"(warmed by deploy/warm.py in {time.monotonic() - t0:.1f} s, {len(failed)} page runs failed)\n")
         la0 = loadavg()
         data = ws_load(base, pages=pages, sessions=sessions, interactions=3, mode="nudge", think=5.0,
-                       server_pid=proc.pid, timeout=1200, run_timeout=180)
+                       server_pid=proc.pid, timeout=1200, run_timeout=180, ramp=ramp, barrier=barrier)
         la1 = loadavg()
     sm = data["summary"]
     fl, it, e = sm["initial_load_ms"], sm["interaction_ms"], sm["errors"]
@@ -189,7 +212,7 @@ def part_class(quick):
         ["first load p95", f"{fmt(dist_ms(fl, 'p95'), 2, 1e-3)} s", f"{BUDGET['class_first_load_p95_s']} s"],
         ["interaction p95", f"{fmt(dist_ms(it, 'p95'), 2, 1e-3)} s", f"{BUDGET['class_interaction_p95_s']} s"],
         ["Page not found", e["page_not_found"], 0]]), flush=True)
-    return dict(summary=sm, loadavg=[la0, la1])
+    return dict(summary=sm, loadavg=[la0, la1], ramp_s=ramp, in_step=barrier, warmed=warmed)
 
 
 # ------------------------------------------------------------------------- (c) 1 vs 2 replicas

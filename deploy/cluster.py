@@ -11,6 +11,8 @@ deploy/kubernetes.yaml: the cookie `posviz-replica` set by the balancer (one day
 timeouts of one hour, health checks on /_stcore/health every 2 s, and `option redispatch` with
 retries, so a browser whose replica died reconnects to a living one (Streamlit's frontend
 reconnects by itself; the view is in the URL). Every response carries `X-Posviz-Replica: rN`.
+Before the balancer starts, every replica opens each page and each scene once per language and
+mode (deploy/warm.py; --warm pages|none for less), so that a class finds its caches full.
 
 Each replica runs with the flags of tests/browser_util.app_server. Logs, the rendered config,
 HAProxy's runtime-API socket and a state file (pids) live in the run folder,
@@ -38,10 +40,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:        # run as a script: deploy/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
+from deploy.warm import WarmError, WebSocketException, warm as warm_server  # noqa: E402
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 COOKIE = "posviz-replica"
 REPLICA_HEADER = "X-Posviz-Replica"
@@ -161,12 +167,14 @@ class Cluster:
     """N replicas + HAProxy on 127.0.0.1:port. A context manager; start() / stop() otherwise."""
 
     def __init__(self, replicas=2, port=None, *, python=sys.executable, haproxy=None, run_dir=None,
-                 timeout=120.0):
+                 timeout=120.0, warm="pages"):
         if not 1 <= int(replicas) <= MAX_REPLICAS:
             raise ClusterError(f"replicas must be 1..{MAX_REPLICAS}, got {replicas}")
+        if warm not in (None, False, "pages", "scenes"):
+            raise ClusterError(f"warm must be 'pages', 'scenes' or None, got {warm!r}")
         self.n = int(replicas)
         self.port = int(port) if port else None
-        self.python, self.haproxy_path, self.timeout = python, haproxy, timeout
+        self.python, self.haproxy_path, self.timeout, self.warm = python, haproxy, timeout, warm
         self.run_dir = pathlib.Path(run_dir) if run_dir else None
         self.replicas: list[Replica] = []
         self.haproxy_proc = None
@@ -204,6 +212,8 @@ class Cluster:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
             self._start_replicas()
+            if self.warm:
+                self._warm_replicas()
             self._start_haproxy(haproxy)
             self._write_state()
         except BaseException:
@@ -243,6 +253,27 @@ class Cluster:
                 raise ClusterError(f"replicas {[r.name for r in waiting]} not healthy after {self.timeout:.0f} s "
                                    f"(logs in {self.run_dir})")
             time.sleep(0.2)
+
+    def _warm_replicas(self):
+        """Every page once per language and mode on each replica (deploy/warm.py; warm="scenes": every
+        scene too), all replicas at once, before the balancer sends them a visitor: a class then finds
+        the caches full."""
+        results = {}
+
+        def one(r):
+            try:
+                runs = warm_server(r.url, scenes=self.warm == "scenes")
+                results[r.name] = [f"/{path}?{query}: {err}" for path, query, _, err in runs if err]
+            except (WarmError, OSError, TimeoutError, WebSocketException) as e:
+                results[r.name] = [str(e)]
+        threads = [threading.Thread(target=one, args=(r,), daemon=True) for r in self.replicas]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(600)      # each page run has its own timeout (deploy/warm.py); this bounds the whole
+        failed = {name: errs for name, errs in results.items() if errs}
+        if failed or len(results) < len(self.replicas):
+            raise ClusterError(f"warming the replicas failed: {failed or 'timeout'} (logs in {self.run_dir})")
 
     def _start_haproxy(self, haproxy):
         self.config_path.write_text(render_config(self.port, self.replicas, self.socket_path), encoding="utf-8")
@@ -403,12 +434,14 @@ def main(argv=None):
                            + (" (foreground; Ctrl-C stops)" if name == "run" else " (returns; `stop` ends it)"))
         p.add_argument("replicas", type=int)
         p.add_argument("port", type=int)
+        p.add_argument("--warm", choices=("scenes", "pages", "none"), default="scenes",
+                       help="what each replica opens once before the balancer starts (default: every page and scene)")
     for name in ("stop", "status"):
         sub.add_parser(name).add_argument("port", type=int, nargs="?")
     a = ap.parse_args(argv)
     try:
         if a.command in ("start", "run"):
-            c = Cluster(a.replicas, a.port).start()
+            c = Cluster(a.replicas, a.port, warm=None if a.warm == "none" else a.warm).start()
             _print_status(c)
             if a.command == "start":
                 print(f"open {c.url}/ ; stop with: python deploy/cluster.py stop {c.port}")

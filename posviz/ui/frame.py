@@ -93,7 +93,7 @@ def present():
 # keyboard hints are hidden on touch screens (no keyboard there).
 _CSS = """<style>
 .posviz-shown { outline: 4px solid #E69F00; outline-offset: 6px; border-radius: 6px; transition: outline-color 1s; }
-[class*="st-key-show_"] { scroll-margin-top: 4.5rem; }   /* a scene's figure clears the app header */
+[data-testid="stMain"] [class*="st-key-"] { scroll-margin-top: 4.5rem; }   /* a scene's figure clears the app header */
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }   /* wide tables scroll on a phone */
 @media (hover: none) and (pointer: coarse) {
   .st-key-scene_hint, .st-key-scenes_nav [data-testid="stButtonShortcut"], .st-key-scenes_nav kbd { display: none !important; }
@@ -260,7 +260,7 @@ _CLIENT_JS = """<script>
   if (!target) return;
   const t0 = Date.now();
   const seek = () => {
-    const el = document.querySelector('.st-key-show_' + CSS.escape(target)) || document.querySelector('.st-key-' + CSS.escape(target));
+    const el = document.querySelector('[data-testid="stMain"] .st-key-' + CSS.escape(target));
     const idle = (app() || {}).dataset?.testScriptState !== 'running';
     if (el && idle) {
       el.scrollIntoView({behavior: 'smooth', block: 'start'});

@@ -125,11 +125,12 @@ def plot(builder, *args, key, csv=True, **kwargs):
     cached) with a CSV of its numbers beneath. Theme off, so the screen and the export share one
     colour scale."""
     fig = spec(builder, *args, **kwargs)
-    box = st.container(key=f"show_{key}")    # the element a scene scrolls to (frame.client_script)
-    box.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
+    # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
+    # (frame.client_script). No wrapping container: every element costs server CPU on every rerun.
+    st.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
     if csv:
         # deferred: the CSV is built only when the button is clicked
-        box.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",
+        st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",
                            mime="text/csv", key=f"{key}_csv", icon=":material/download:",
                            on_click="ignore", type="tertiary")
 

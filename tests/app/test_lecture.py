@@ -120,8 +120,8 @@ def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_any_widge
             assert f"{i + 1}/{n}" in info, info
             target = scenes.SCENES["relative"][i]["show"]
             time.sleep(1.2)   # smooth scrolling
-            box = page.evaluate("""(key) => { const el = document.querySelector('.st-key-show_' + key) ||
-                document.querySelector('.st-key-' + key); if (!el) return null; const r = el.getBoundingClientRect();
+            box = page.evaluate("""(key) => { const el = document.querySelector('[data-testid="stMain"] .st-key-' + key);
+                if (!el) return null; const r = el.getBoundingClientRect();
                 return {top: r.top, bottom: r.bottom, marked: el.classList.contains('posviz-shown') || null}; }""", target)
             assert box is not None, f"scene {i + 1}: nothing with key {target}"
             assert -5 <= box["top"] < 720 * 0.6, f"scene {i + 1}: {target} is not brought into view ({box})"

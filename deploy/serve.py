@@ -1,0 +1,37 @@
+"""The container's entry point: `streamlit run app.py`, then warm it (deploy/warm.py: every page and
+scene once per language and mode), then mark it ready.
+
+    python deploy/serve.py                      # port 8501 on 0.0.0.0, marker /tmp/posviz.warm
+    POSVIZ_PORT=8502 python deploy/serve.py
+
+The server answers /_stcore/health at once (the liveness probe); the marker file appears once every
+page and scene has run in both languages and modes, and deploy/kubernetes.yaml's readiness probe waits for it,
+so no visitor reaches a cold replica. A failed warm-up is printed and the server keeps serving
+(cold, never down). SIGTERM and SIGINT go to Streamlit; this process exits with its status.
+"""
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from deploy import warm  # noqa: E402
+
+MARKER = os.environ.get("POSVIZ_READY_FILE", "/tmp/posviz.warm")
+
+
+def main():
+    port = int(os.environ.get("POSVIZ_PORT", "8501"))
+    pathlib.Path(MARKER).unlink(missing_ok=True)
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(HERE.parent / "app.py"),
+                             f"--server.port={port}", "--server.address=0.0.0.0"], cwd=HERE.parent)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda s, _f: proc.send_signal(s))
+    warm.main([f"http://127.0.0.1:{port}", "--wait", "120", "--scenes", "--marker", MARKER])
+    return proc.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""deploy/warm.py: a fresh server opens every page once over the websocket before visitors arrive.
+
+The pages come from the server's own navigation (they must be exactly app.py's PAGES), every run
+must finish without an exception, and a page that does not exist is reported, never hidden.
+"""
+import asyncio
+import os
+import pathlib
+import subprocess
+import sys
+import time
+import urllib.request
+
+from browser_util import ROOT, app_server, free_port, page_paths
+from deploy import warm
+
+
+def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
+    with app_server() as (base, _proc, _):
+        results = warm.warm(base, langs=("en", "zh"), modes=("", "1"))
+        bad = [(path, query, err) for path, query, _, err in results if err]
+        assert not bad, bad
+        runs = {(path, query) for path, query, _, _ in results}
+        want = {(p, f"lang={lang}" + (f"&present={m}" if m else "")) for p in page_paths() for lang in ("en", "zh")
+                for m in ("", "1")}
+        assert runs == want and len(results) == len(want)
+
+        # one run on its own: the server's navigation lists app.py's pages
+        _, pages, error = asyncio.run(warm.open_page(base, "rope", "lang=zh&present=1"))
+        assert error is None and pages == page_paths()
+
+        _, _, error = asyncio.run(warm.open_page(base, "no-such-page", "lang=en"))
+        assert error and "not found" in error
+
+
+def test_scene_counts_name_pages_of_the_app():
+    counts = warm.scene_counts()
+    assert set(counts) <= set(page_paths()) and counts["rope"] >= 5 and counts["kv-cache"] >= 3 and counts[""] >= 3
+
+
+def test_warm_with_scenes_opens_every_scene_link():
+    with app_server() as (base, _proc, _):
+        results = warm.warm(base, langs=("zh",), modes=("1",), scenes=True)
+    bad = [(path, query, err) for path, query, _, err in results if err]
+    assert not bad, bad
+    want = {(p, f"lang=zh&present=1&scene={n}") for p, count in warm.scene_counts().items() for n in range(1, count + 1)}
+    assert want <= {(path, query) for path, query, _, _ in results}
+    assert len(results) == len(want) + len(page_paths()) + 1     # + the first run, /?lang=en
+
+
+def test_cli_writes_its_marker_only_when_every_page_ran(tmp_path):
+    marker = tmp_path / "ready"
+    with app_server() as (base, _proc, _):
+        assert warm.main([base, "--wait", "30", "--marker", str(marker)]) == 0
+    assert marker.read_text().strip().isdigit()
+    # nothing listens here: the warm-up fails with a message and no marker
+    marker.unlink()
+    assert warm.main([f"http://127.0.0.1:{free_port()}", "--wait", "1", "--marker", str(marker)]) == 1
+    assert not marker.exists()
+
+
+def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
+    """The container's entry point: health at once, the readiness marker after the warm-up, and
+    SIGTERM stops Streamlit and the entry point with it."""
+    port, marker = free_port(), tmp_path / "ready"
+    env = dict(os.environ, POSVIZ_PORT=str(port), POSVIZ_READY_FILE=str(marker))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "serve.py")], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        t0 = time.time()
+        while not marker.exists():
+            assert proc.poll() is None, proc.stdout.read().decode(errors="replace")[-2000:]
+            assert time.time() - t0 < 240, "no readiness marker"
+            time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=5) as r:
+            assert r.read().strip() == b"ok"
+        proc.terminate()
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, 9)
+    out = proc.stdout.read().decode(errors="replace")
+    assert "0 failed" in out and pathlib.Path(marker).exists()
