@@ -31,13 +31,14 @@ PAGES = [
     ("app_pages/remember.py", "remember", "lab"),
 ]
 
-st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
-                   initial_sidebar_state="collapsed" if ui.present() else "auto")
-frame.start()
-frame.client_script()
+with frame.run_slot():   # a few runs at a time in this process, in turn (see frame.MAX_RUNS)
+    st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
+                       initial_sidebar_state="collapsed" if ui.present() else "auto")
+    frame.start()
+    frame.client_script()
 
-current = frame.navigation(PAGES)
-current.run()
-# after the page: the share box shows the URL as this run left it, never one interaction behind
-frame.sidebar(current.url_path)
-frame.finish()
+    current = frame.navigation(PAGES)
+    current.run()
+    # after the page: the share box shows the URL as this run left it, never one interaction behind
+    frame.sidebar(current.url_path)
+    frame.finish()

@@ -114,7 +114,7 @@ def browser_side(pages, presses):
         out["server_healthy_s"] = healthy_s
         out["rss_start_mb"] = _rss_mb(proc.pid)
         # first visit of each page on this cold server (what the first visitor of a plain `streamlit run`
-        # waits for), then the server is warmed as deploy/serve.py and deploy/cluster.py warm it
+        # waits for), then the server is warmed as deploy/serve.py and deploy/cluster.py warm it (pages and scenes)
         out["load_cold_s"] = {}
         for path in pages:
             if path in ("checks", "remember"):
@@ -125,7 +125,7 @@ def browser_side(pages, presses):
             out["load_cold_s"][path or "overview"] = time.time() - t0
             settle(page)
         t0 = time.time()
-        out["warm_failed"] = sum(1 for r in warm.warm(base) if r[3])
+        out["warm_failed"] = sum(1 for r in warm.warm(base, scenes=True) if r[3])
         out["warm_s"] = time.time() - t0
         for path in pages:
             t0 = time.time()

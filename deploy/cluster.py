@@ -42,19 +42,18 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:        # run as a script: deploy/ is on the path, the repository is not
     sys.path.insert(0, str(ROOT))
-from deploy.warm import WarmError, WebSocketException, warm as warm_server  # noqa: E402
+from deploy.warm import WarmError, WebSocketException, healthy, warm as warm_server  # noqa: E402
+
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 COOKIE = "posviz-replica"
 REPLICA_HEADER = "X-Posviz-Replica"
 HAPROXY_HINT = ("haproxy is not installed: install Debian's package (apt-get install -y haproxy) "
                 "or set POSVIZ_HAPROXY to its path")
 MAX_REPLICAS = 16
-_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class ClusterError(RuntimeError):
@@ -112,13 +111,6 @@ def port_is_free(port):
 def run_dir_for(port):
     return pathlib.Path(tempfile.gettempdir()) / f"posviz-cluster-{port}"
 
-
-def healthy(url, timeout=2.0):
-    try:
-        with _NO_PROXY.open(f"{url}/_stcore/health", timeout=timeout) as r:
-            return r.status == 200 and r.read(16).strip() == b"ok"
-    except OSError:
-        return False
 
 
 def _cmdline(pid):

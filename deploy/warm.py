@@ -13,11 +13,12 @@ figure labels and the lecture-mode style are part of the cached figures), so tha
 the caches full. deploy/cluster.py and deploy/serve.py (the container) run it before a replica
 takes visitors.
 
-The pages are read from the server's own navigation (no app code is imported); a page that
-raises or is not found is reported, and the exit status is 1.
+The pages are read from the server's own navigation, the scenes from posviz.scenes (data only); a
+page that raises or is not found is reported, and the exit status is 1.
 """
 import argparse
 import asyncio
+import concurrent.futures
 import pathlib
 import sys
 import time
@@ -43,9 +44,10 @@ class WarmError(RuntimeError):
 
 
 def healthy(url, timeout=2.0):
+    """True when the server at `url` answers /_stcore/health with ok (never through a proxy)."""
     try:
         with _NO_PROXY.open(f"{url}/_stcore/health", timeout=timeout) as r:
-            return r.read().strip() == b"ok"
+            return r.status == 200 and r.read(16).strip() == b"ok"
     except OSError:
         return False
 
@@ -121,7 +123,15 @@ def warm(url, langs=LANGS, modes=MODES, scenes=False, timeout=120.0):
     """Open every page of the app at `url` once per language and mode, one after another (a warm-up
     is not a load test); scenes=True: every scene of every page too (?scene=N, the values a lecture
     and its shared links ask for). Returns [(url path, query, seconds, error or None)]."""
-    return asyncio.run(_warm(url.rstrip("/"), langs, modes, scenes, timeout))
+    def run():
+        return asyncio.run(_warm(url.rstrip("/"), langs, modes, scenes, timeout))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    # called where an event loop already runs (Playwright's sync API, a notebook): a thread of its own
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
 
 
 def main(argv=None):

@@ -3,6 +3,7 @@
 app.py calls `start()` once at the top of every run: it settles the language and the URL (the
 only place that may rerun or write query parameters for them); `t()` is then a pure lookup.
 """
+import contextlib
 import ipaddress
 import json
 import logging
@@ -25,6 +26,26 @@ logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
 
 # ---------------------------------------------------------------- run
+# Admission: at most MAX_RUNS script runs execute at once in this process; the others wait their turn
+# (first come, first served). A hundred runs sharing one interpreter's GIL each finish only when all of
+# them do, and the switching between their threads wastes about a third of a core
+# (benchmarks/bench_load.py). A run that waited RUN_WAIT_S goes ahead anyway: nothing waits forever.
+MAX_RUNS = max(1, int(os.environ.get("POSVIZ_MAX_RUNS", "2")))
+RUN_WAIT_S = 10.0
+_run_slots = threading.BoundedSemaphore(MAX_RUNS)
+
+
+@contextlib.contextmanager
+def run_slot():
+    """app.py runs each script run inside this: one of MAX_RUNS slots, or RUN_WAIT_S of waiting."""
+    got = _run_slots.acquire(timeout=RUN_WAIT_S)
+    try:
+        yield
+    finally:
+        if got:
+            _run_slots.release()
+
+
 def start():
     """Called by app.py first in every run: language settled, URL written once, timer started."""
     st.session_state["_run_t0"] = time.perf_counter()

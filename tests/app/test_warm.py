@@ -81,3 +81,13 @@ def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
             os.killpg(proc.pid, 9)
     out = proc.stdout.read().decode(errors="replace")
     assert "0 failed" in out and pathlib.Path(marker).exists()
+
+
+def test_warm_can_be_called_where_an_event_loop_runs():
+    """Playwright's sync API (benchmarks/bench_app.py) keeps an event loop running in its thread."""
+    async def inside():
+        try:
+            warm.warm(f"http://127.0.0.1:{free_port()}", langs=("en",), modes=("",))
+        except OSError as e:       # nothing listens there: the connection is refused, not a RuntimeError
+            return type(e).__name__
+    assert asyncio.run(inside()) == "ConnectionRefusedError"
