@@ -4,10 +4,11 @@ scene once per language and mode), then mark it ready.
     python deploy/serve.py                      # port 8501 on 0.0.0.0, marker /tmp/posviz.warm
     POSVIZ_PORT=8502 python deploy/serve.py
 
-The server answers /_stcore/health at once (the liveness probe); the marker file appears once every
-page and scene has run in both languages and modes, and deploy/kubernetes.yaml's readiness probe waits for it,
-so no visitor reaches a cold replica. A failed warm-up is printed and the server keeps serving
-(cold, never down). SIGTERM and SIGINT go to Streamlit; this process exits with its status.
+The server answers /_stcore/health at once (the liveness probe). The marker file appears once
+every page and scene has run in both languages and modes; deploy/kubernetes.yaml's readiness probe
+waits for it, so no visitor reaches a cold replica. A failed warm-up is printed, and the marker is
+written all the same while Streamlit runs: the replica then serves cold rather than never.
+SIGTERM and SIGINT go to Streamlit; this process exits with its status.
 """
 import os
 import pathlib
@@ -29,7 +30,10 @@ def main():
                              f"--server.port={port}", "--server.address=0.0.0.0"], cwd=HERE.parent)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda s, _f: proc.send_signal(s))
-    warm.main([f"http://127.0.0.1:{port}", "--wait", "120", "--scenes", "--marker", MARKER])
+    if warm.main([f"http://127.0.0.1:{port}", "--wait", "120", "--scenes", "--marker", MARKER]) != 0 \
+            and proc.poll() is None:
+        print("serve: the warm-up failed (see above); serving cold", file=sys.stderr, flush=True)
+        pathlib.Path(MARKER).write_text("cold\n", encoding="utf-8")
     return proc.wait()
 
 
