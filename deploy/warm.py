@@ -104,6 +104,8 @@ def scene_counts():
 
 async def _warm(url, langs, modes, scenes, timeout):
     seconds, pages, error = await open_page(url, "", "lang=en", timeout)
+    if not pages:
+        raise WarmError(f"{url} sent no page list (navigation){f': {error}' if error else ''}")
     results = [("", "lang=en", seconds, error)]
     counts = scene_counts() if scenes else {}
     for lang in langs:
