@@ -22,32 +22,6 @@ DIVERGING = [list(stop) for stop in go.Heatmap(colorscale=style.DIVERGING).color
 figure = style.figure      # plain dicts, not validated (tests: validated_equals_built)
 
 
-def layout(title, *, height, x=None, y=None, legend=True, narrow=False, legend_rows=None, **extra):
-    """The house layout (style.layout) as a dict with the title under plotly's toolbar, which a touch
-    screen always shows, wrapped so that it never runs off a phone (panels.title_on_top; `narrow`: a
-    panel in a narrow column). legend_rows: a horizontal legend at the very bottom of the figure, under
-    the x axis title, with room for that many rows of entries when it wraps on a phone. `extra` merges
-    into it (axis and margin dicts one level deep)."""
-    text = panels.wrap(title, panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH) if title else ""
-    lines = text.count("<br>") + 1 if text else 0
-    top = panels.MODEBAR_PX + panels.MULTILINE_SHIFT_PX * max(lines - 1, 0)
-    lay = {"font": style.FONT, "height": height, "showlegend": legend, "margin": {"l": 60, "r": 20, "b": 55},
-           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
-    if text:
-        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
-                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": panels.TITLE_PX}}
-    if legend_rows is not None:
-        lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
-        lay["margin"]["b"] = 70 + 26 * legend_rows
-    for name, label in (("xaxis", x), ("yaxis", y)):
-        if label is not None:
-            lay[name] = {"title": {"text": label}}
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    lay["margin"]["t"] = top + panels.LINE_PX * lines + (6 if lines else 0)
-    return lay
-
-
 def _vline(x, line):
     """fig.add_vline as a shape dict."""
     return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
@@ -73,7 +47,7 @@ def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
                        "xanchor": "center", "yref": "container", "y": 0, "yanchor": "bottom", "len": 0.9,
                        "thickness": 10, "nticks": 3}}
     # the axes' automargin makes room for the token labels
-    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=height, legend=False, narrow=True,
+    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=height, legend=False, narrow=True,
                                yaxis={"autorange": "reversed", "type": "category"},
                                margin={"l": 10, "r": 20, "b": 120}))
 
@@ -87,7 +61,7 @@ def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
              **style.real_values("y", style.f32(drawn[:, j]), real[:, j]),
              "hovertemplate": "%{x}<br>%{customdata:.3g}<extra>" + lab + "</extra>"}
             for j, lab in enumerate((labels["nomask"], labels["causal"]))]
-    return figure(data, layout(labels["title"], y=labels["y"], height=420, legend_rows=1,
+    return figure(data, panels.house_layout(labels["title"], y=labels["y"], height=420, legend_rows=1,
                                shapes=[_hline(1e-5, {"color": "#555555", "dash": "dot", "width": 1.5})],
                                yaxis={"type": "log", "range": [math.log10(floor) - 0.5, 1.0], "exponentformat": "power"}))
 
@@ -141,7 +115,7 @@ def seat_integer(p, integer, normalised, train_length, *, labels, height=440):
               "xanchor": "left", "yanchor": "top"},
              {"x": 1, "y": 0, "xref": "x domain", "yref": "y", "text": labels["emb"], "showarrow": False,
               "xanchor": "right", "yanchor": "top"}]
-    return figure(data, layout(labels["title"], x=labels["x"], height=height, legend_rows=2, shapes=shapes,
+    return figure(data, panels.house_layout(labels["title"], x=labels["x"], height=height, legend_rows=2, shapes=shapes,
                                annotations=notes, yaxis={"type": "log", "dtick": 1, "exponentformat": "power"}))
 
 
@@ -152,5 +126,5 @@ def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
         xs, ys = style.line_xy(p, y)
         data.append({"type": "scatter", "x": xs, "y": ys, "name": f"sin({w:g}·p)",
                      "line": {"color": style.PALETTE[(1, 2, 4)[k % 3]], "width": 2}})
-    return figure(data, layout(labels["title"], x=labels["x"], height=height, legend_rows=2,
+    return figure(data, panels.house_layout(labels["title"], x=labels["x"], height=height, legend_rows=2,
                                yaxis={"range": [-1.15, 1.15]}))

@@ -87,3 +87,27 @@ def token_labels(tokens):
     return [f"{i}·{html.escape(str(t))}" for i, t in enumerate(tokens)]
 
 
+def house_layout(title, *, height, x=None, y=None, legend=True, narrow=False, legend_rows=None, **extra):
+    """The house layout (style.layout) of a one-panel figure, as a dict (overview and sinusoidal): the
+    title under plotly's toolbar, which a touch screen always shows, wrapped so that it never runs off a
+    phone (as title_on_top; `narrow`: a panel in a narrow column). legend_rows: a horizontal legend at
+    the very bottom of the figure, under the x axis title, with room for that many rows of entries when
+    it wraps on a phone. `extra` merges into it (axis and margin dicts one level deep)."""
+    text = wrap(title, PANEL_TITLE_WIDTH if narrow else TITLE_WIDTH) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    lay = {"font": style.FONT, "height": height, "showlegend": legend, "margin": {"l": 60, "r": 20, "b": 55},
+           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
+    if text:
+        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+    if legend_rows is not None:
+        lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
+        lay["margin"]["b"] = 70 + 26 * legend_rows
+    for name, label in (("xaxis", x), ("yaxis", y)):
+        if label is not None:
+            lay[name] = {"title": {"text": label}}
+    for key, value in extra.items():
+        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
+    lay["margin"]["t"] = top + LINE_PX * lines + (6 if lines else 0)
+    return lay

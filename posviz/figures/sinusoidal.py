@@ -25,32 +25,6 @@ DIVERGING = [list(stop) for stop in go.Heatmap(colorscale=style.DIVERGING).color
 figure = style.figure      # plain dicts, not validated (tests: validated_equals_built)
 
 
-def layout(title, *, height, x=None, y=None, legend=True, narrow=False, legend_rows=None, **extra):
-    """The house layout (style.layout) as a dict with the title under plotly's toolbar, which a touch
-    screen always shows, wrapped so that it never runs off a phone (panels.title_on_top; `narrow`: a
-    panel in a narrow column). legend_rows: a horizontal legend at the very bottom of the figure, under
-    the x axis title (never over the curves or the axis title), with room for that many rows of entries
-    when it wraps on a phone. `extra` merges into it (axis dicts one level deep)."""
-    text = panels.wrap(title, panels.PANEL_TITLE_WIDTH if narrow else panels.TITLE_WIDTH) if title else ""
-    lines = text.count("<br>") + 1 if text else 0
-    top = panels.MODEBAR_PX + panels.MULTILINE_SHIFT_PX * max(lines - 1, 0)
-    lay = {"font": style.FONT, "height": height, "showlegend": legend,
-           "margin": {"l": 60, "r": 20, "t": top + panels.LINE_PX * lines + (6 if lines else 0), "b": 55},
-           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
-    if text:
-        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
-                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": panels.TITLE_PX}}
-    if legend_rows is not None:
-        lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
-        lay["margin"]["b"] = 70 + 26 * legend_rows
-    for name, label in (("xaxis", x), ("yaxis", y)):
-        if label is not None:
-            lay[name] = {"title": {"text": label}}
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    return lay
-
-
 def heatmap(z, *, x=None, y=None, zmin=None, zmax=None, colorbar_title=None, text=None, hover, showscale=True,
             colorbar=True):
     """style.heatmap as a dict: a decimated float32 heatmap on the diverging scale (zmid 0). x, y: the
@@ -100,7 +74,7 @@ def waveforms(pe, dims, *, position=None, labels):
         kind = labels["sin"] if d % 2 == 0 else labels["cos"]
         data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": labels["dim"].format(d=d, kind=kind),
                      "line": {"width": 2.2, "color": style.PALETTE[k % len(style.PALETTE)]}})
-    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=3, yaxis={"range": [-1.1, 1.1]})
+    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=3, yaxis={"range": [-1.1, 1.1]})
     if position is not None and 0 <= position < length:
         lay["shapes"] = [_vline(position, {"color": "#555555", "dash": "dash", "width": 1.5})]
     return figure(data, lay)
@@ -114,7 +88,7 @@ def fingerprint_table(pe, position, *, labels):
     keep = style.decimate_axis(length, MAX_POSITIONS_SHOWN)
     tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1], colorbar_title=labels["value"],
                  hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
-    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=HEIGHT, legend=False,
+    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=HEIGHT, legend=False,
                  yaxis={"autorange": "reversed"})
     if 0 <= position < length:
         lay["shapes"] = [_vline(position, {"color": "#111111", "width": 2})]
@@ -129,7 +103,7 @@ def fingerprint_column(values, *, labels):
     colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0]).tolist()
     tr = {"type": "bar", "x": fp, "y": np.arange(dim), "orientation": "h", "marker": {"color": colors},
           "name": labels["title"], "showlegend": False, "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
-    return figure([tr], layout(labels["title"], x="PE", y=labels["y"], height=HEIGHT, legend=False, narrow=True,
+    return figure([tr], panels.house_layout(labels["title"], x="PE", y=labels["y"], height=HEIGHT, legend=False, narrow=True,
                                xaxis={"range": [-1.1, 1.1]}, yaxis={"autorange": "reversed"}))
 
 
@@ -142,7 +116,7 @@ def similarity(sim, *, labels, offset=0):
     pos = np.arange(offset, offset + n)[keep]
     tr = heatmap(sim[np.ix_(keep, keep)], x=pos, y=pos, zmin=zmin, zmax=zmax, colorbar_title="PE·PE",
                  hover="m=%{y}<br>n=%{x}<br>PE(m)·PE(n)=%{z:.3f}")
-    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend=False,
+    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend=False,
                                xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
@@ -162,7 +136,7 @@ def dot_vs_offset(dots, anchored, anchors, *, labels):
                      "name": labels["anchor"].format(m=m),
                      "marker": {"symbol": symbols[k % len(symbols)], "size": 8,
                                 "color": style.PALETTE[(k + 1) % len(style.PALETTE)], "line": {"width": 1.6}}})
-    lay = layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend_rows=4,
+    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend_rows=4,
                  shapes=[_hline(0, {"color": "#999999", "width": 1})])
     return figure(data, lay)
 
@@ -173,7 +147,7 @@ def shift_matrix(m, *, labels):
     k = min(MAX_ROTATION_DIMS, m.shape[0])
     tr = heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M", text=np.round(m[:k, :k], 2) if k <= 8 else None,
                  hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}")
-    return figure([tr], layout(labels["title"].format(k=k), height=HEIGHT, legend=False, narrow=True,
+    return figure([tr], panels.house_layout(labels["title"].format(k=k), height=HEIGHT, legend=False, narrow=True,
                                xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
@@ -187,7 +161,7 @@ def shift_vectors(pe_p, rotated, target, *, labels):
              "line": {"color": style.PALETTE[7], "width": 2.5}},
             {"type": "scatter", "x": d, "y": style.f32(rotated), "mode": "markers", "name": labels["rotated"],
              "marker": {"color": style.PALETTE[1], "size": 7, "symbol": "circle-open", "line": {"width": 2}}}]
-    return figure(data, layout(labels["title"], x=labels["x"], y="PE", height=HEIGHT, legend_rows=2,
+    return figure(data, panels.house_layout(labels["title"], x=labels["x"], y="PE", height=HEIGHT, legend_rows=2,
                                yaxis={"range": [-1.1, 1.1]}))
 
 
@@ -213,7 +187,7 @@ def hand_circle(pe, *, labels):
             {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text", "text": [f"p={p}" for p in range(n)],
              "textposition": "middle right", "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
              "hovertemplate": "sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"}]
-    return figure(data, layout(labels["title"], x="cos(pω)", y="sin(pω)", height=400, legend=False, narrow=True,
+    return figure(data, panels.house_layout(labels["title"], x="cos(pω)", y="sin(pω)", height=400, legend=False, narrow=True,
                                xaxis={"range": [-1.6, 1.6]}, yaxis={"range": [-1.3, 1.3], "scaleanchor": "x"}))
 
 
@@ -224,7 +198,7 @@ def hand_dots(dots, *, labels):
     tr = heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)], zmin=-1, zmax=1,
                  text=np.round(dots, 2), colorbar_title="cos((m−n)ω)", hover="%{y}, %{x}<br>%{z:.0f}")
     tr["x"], tr["y"] = tr["x"].tolist(), tr["y"].tolist()       # category labels, as plotly sends them
-    return figure([tr], layout(labels["title"], height=400, legend=False, narrow=True, yaxis={"autorange": "reversed"}))
+    return figure([tr], panels.house_layout(labels["title"], height=400, legend=False, narrow=True, yaxis={"autorange": "reversed"}))
 
 
 def layout_table(pe, *, labels, colorbar=True):
@@ -234,7 +208,7 @@ def layout_table(pe, *, labels, colorbar=True):
     keep = style.decimate_axis(pe.shape[0], MAX_LAYOUT_POSITIONS)
     tr = heatmap(pe[keep], y=keep, zmin=PE_RANGE[0], zmax=PE_RANGE[1], showscale=colorbar, colorbar_title="PE",
                  colorbar=colorbar, hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
-    return figure([tr], layout(labels["title"], x=labels["x"], y=labels["y"], height=400, legend=False,
+    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=400, legend=False,
                                yaxis={"autorange": "reversed"}))
 
 
@@ -259,5 +233,5 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
     shapes.append(_hline(max_length - 1, {"color": "#777777", "dash": "dash", "width": 1}))
     notes.append({"text": labels["last_row"].format(r=max_length - 1), "showarrow": False, "x": 0, "xref": "x domain",
                   "xanchor": "left", "y": max_length - 1, "yref": "y", "yanchor": "bottom"})
-    return figure(data, layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=2,
+    return figure(data, panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=2,
                                shapes=shapes, annotations=notes))
