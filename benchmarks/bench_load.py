@@ -157,7 +157,7 @@ def part_cpu(quick):
 # ------------------------------------------------------------------------- (b) a class
 # How a hall arrives, each run on its own fresh server: visitors arriving over 30 s as they scan the
 # QR code, each then moving a slider on its own 5 s rhythm, on a server warmed by deploy/warm.py
-# (as deploy/serve.py, the container, and deploy/cluster.py start it) and on a cold one; and the
+# (every page; the container's deploy/serve.py warms every scene too) and on a cold one; and the
 # worst case, every visitor in the same second and every slider move in step (on a cold server it is
 # also the check that no visitor of a fresh server gets "Page not found").
 CLASS_RUNS = (("arriving over 30 s, warmed server", 30.0, False, True),

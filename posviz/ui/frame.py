@@ -244,7 +244,8 @@ def scenes(page):
 
 
 # The browser side of the frame, one constant script (no user text): it keeps one history entry per
-# rerun (Streamlit pushes one per query-parameter write, so a scene would leave several), takes the
+# user action, a key press or a click (Streamlit pushes one per query-parameter write, and a scene's
+# runs write several; counting script runs instead lost the race when a rerun followed fast), takes the
 # scene keys before any focused widget does (Alt+arrow, and PageDown / PageUp of a presenter's
 # clicker), and scrolls to and marks the figure a scene talks about.
 _CLIENT_JS = """<script>
@@ -252,13 +253,8 @@ _CLIENT_JS = """<script>
   const w = window;
   if (!w.__posvizFrame) {
     w.__posvizFrame = true;
-    let running = false, pushed = false;
-    const app = () => document.querySelector('[data-testid="stApp"]');
-    new MutationObserver(() => {
-      const now = (app() || {}).dataset?.testScriptState === 'running';
-      if (now && !running) pushed = false;
-      running = now;
-    }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+    let pushed = false;
+    ['keydown', 'pointerdown'].forEach((type) => w.addEventListener(type, () => { pushed = false; }, true));
     const push = history.pushState.bind(history);
     history.pushState = function (state, title, url) {
       const samePath = url && new URL(url, location.href).pathname === location.pathname;
