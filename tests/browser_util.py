@@ -108,3 +108,16 @@ PLOT_SIGNATURE_JS = """() => Array.from(document.querySelectorAll('.js-plotly-pl
 def plot_signature(page):
     """A fingerprint of every rendered plotly figure's data (changes when a chart is redrawn with new data)."""
     return page.evaluate(PLOT_SIGNATURE_JS)
+
+
+# Each chart of the main area: its key (Streamlit gives its element the class st-key-<key>), the margins
+# the figure asked for and the margins plotly.js drew it with (_fullLayout._size).
+MARGINS_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')).map(g => {
+  const holder = g.closest('[class*="st-key-"]'), key = holder && holder.className.match(/st-key-(\\S+)/);
+  const m = g.layout.margin || {}, s = g._fullLayout._size;
+  return {key: key ? key[1] : null, asked: {l: m.l, r: m.r, t: m.t, b: m.b}, drawn: {l: s.l, r: s.r, t: s.t, b: s.b}}; })"""
+
+
+def grown_sides(row):
+    """The sides of a MARGINS_JS row whose margin plotly had to grow, and so drew the chart twice."""
+    return [k for k in "lrtb" if row["drawn"][k] > (row["asked"][k] or 0) + 0.5]

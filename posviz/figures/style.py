@@ -1,6 +1,8 @@
 """Shared look of every figure: fonts readable on a projector, colour-blind-safe
 scales, fixed ranges for compared panels, float32 payloads and decimation."""
 import base64
+import json
+import os
 
 import numpy as np
 import plotly.graph_objects as go
@@ -173,6 +175,32 @@ def presentation(fig):
     if fig.layout.height:
         fig.update_layout(height=int(fig.layout.height * 1.2))
     return fig
+
+
+# The margins plotly.js settles on for each chart of the app (by its key), measured in Chromium at
+# 1280x720 in both languages, normal and lecture mode (benchmarks/margins.py --write refits them).
+MARGINS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "margins.json")
+try:
+    with open(MARGINS_FILE) as _f:
+        MARGINS = json.load(_f)
+except FileNotFoundError:
+    MARGINS = {}
+
+
+def one_pass(spec, key, projector=False):
+    """`spec` (a figure dict) asking up front for the margins plotly settles on for chart `key`
+    (MARGINS). plotly.js draws a chart, grows any margin its title, colour bar, legend or axis labels
+    do not fit in, then draws the whole chart again: asked for at once, it draws once (half the
+    browser's time per chart). A margin is only ever raised, never lowered: a chart that needs more
+    room than the table gives (other data, a phone's wrapped legend) still gets it."""
+    fit = MARGINS.get(key, {}).get("present" if projector else "normal")
+    if not fit:
+        return spec
+    lay = spec.get("layout", {})
+    margin = dict(lay.get("margin", {}))
+    for side, px in fit.items():
+        margin[side] = max(margin.get(side) or 0, px)
+    return {**spec, "layout": {**lay, "margin": margin}}
 
 
 def freeze(fig):

@@ -93,13 +93,14 @@ def plot_config(key):
 
 
 @views.cached(shared=True)
-def _spec(module, name, args, kwargs, projector):
+def _spec(module, name, args, kwargs, projector, key=None):
     """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
-    when built, lecture-mode style applied. Shared, never copied: nothing mutates it."""
+    when built, lecture-mode style applied; drawn as chart `key`, with the margins plotly settles on
+    for it asked for up front (style.one_pass). Shared, never copied: nothing mutates it."""
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
-    return style.freeze(fig)
+    return style.one_pass(style.freeze(fig), key, projector)
 
 
 class _Built(go.Figure):
@@ -115,16 +116,16 @@ class _Built(go.Figure):
         return self._posviz_spec
 
 
-def spec(builder, *args, **kwargs):
-    """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
-    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
+def spec(builder, *args, key=None, **kwargs):
+    """The cached dict of builder(*args, **kwargs) (a posviz.figures function), as chart `key`."""
+    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present(), key)
 
 
 def plot(builder, *args, key, csv=True, **kwargs):
     """Draw `builder(*args, **kwargs)` (a posviz.figures function; built once per argument set and
     cached) with a CSV of its numbers beneath. Theme off, so the screen and the export share one
     colour scale."""
-    fig = spec(builder, *args, **kwargs)
+    fig = spec(builder, *args, key=key, **kwargs)
     # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
     # (frame.client_script). No wrapping container: every element costs server CPU on every rerun.
     st.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
