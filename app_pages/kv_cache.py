@@ -68,5 +68,5 @@ with ui.guard():
         st.caption(ui.t("kv_cache.trace.caption", steps=view.TRACE_STEPS, keys=view.TRACE_KEYS))
 
 st.subheader(ui.t("kv_cache.diagram.title"))
-st.code(ui.t("kv_cache.diagram"), language=None)
+ui.diagram(ui.t("kv_cache.diagram"))
 st.markdown(ui.t("kv_cache.advice"))

@@ -147,4 +147,4 @@ with ui.guard():
 
 st.subheader(ui.t("rope.where.title"))
 st.markdown(ui.t("rope.where.body"))
-st.code(ui.t("rope.where.diagram"), language=None)
+ui.diagram(ui.t("rope.where.diagram"))

@@ -5,8 +5,8 @@ plotting: plot (cached figures, export), the formula-and-code box, error display
 Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import header, lang, page, present, t
-from posviz.ui.plotting import explain, formulas, guard, plot, table
+from posviz.ui.plotting import diagram, explain, formulas, guard, plot, table
 from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "page", "present", "t", "explain", "formulas", "guard", "plot", "table", "more", "multiselect", "number", "radio",
+__all__ = ["header", "lang", "page", "present", "t", "diagram", "explain", "formulas", "guard", "plot", "table", "more", "multiselect", "number", "radio",
            "select", "select_slider", "slider", "text_input", "toggle"]

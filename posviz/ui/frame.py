@@ -116,6 +116,8 @@ _CSS = """<style>
 .posviz-shown { outline: 4px solid #E69F00; outline-offset: 6px; border-radius: 6px; transition: outline-color 1s; }
 [data-testid="stMain"] [class*="st-key-"] { scroll-margin-top: 4.5rem; }   /* a scene's figure clears the app header */
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }   /* wide tables scroll on a phone */
+[data-testid="stText"] { display: block; overflow-x: auto; }   /* ui.diagram: fixed width, whole lines */
+[data-testid="stText"] span { font-family: "Source Code Pro", monospace; white-space: pre !important; line-height: 1.4; }
 @media (hover: none) and (pointer: coarse) {
   .st-key-scene_hint, .st-key-scenes_nav [data-testid="stButtonShortcut"], .st-key-scenes_nav kbd { display: none !important; }
 }
@@ -137,7 +139,7 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 [data-baseweb="input"] input, [data-testid="stNumberInput"] input, [data-testid="stTextInput"] input { font-size: 1.45rem !important; }
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.45rem !important; }
 [data-testid="stMarkdownContainer"] table th, [data-testid="stMarkdownContainer"] table td { font-size: 1.45rem !important; }
-[data-testid="stExpander"] summary p, [data-testid="stCode"] code, [data-testid="stButton"] p,
+[data-testid="stExpander"] summary p, [data-testid="stCode"] code, [data-testid="stText"] span, [data-testid="stButton"] p,
 [data-testid="stPageLink"] p, [data-testid="stDownloadButton"] p { font-size: 1.45rem !important; }
 .stMarkdown .katex, [data-testid="stMarkdownContainer"] .katex { font-size: 1.45rem !important; }
 .katex-display .katex, [data-testid="stLatex"] .katex { font-size: 1.6rem !important; }

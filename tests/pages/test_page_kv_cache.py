@@ -65,3 +65,12 @@ def test_lecture_mode_draws_tables_the_projector_can_enlarge():
     at = open_page("kv_cache", "en", present="1")
     assert_clean(at)
     assert len(_tables(at)) == 2 and not at.dataframe          # markdown text, which the projector CSS enlarges
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cache_diagram_is_plain_text(lang):
+    """The decoding diagram is st.text (ui.diagram), not an st.code block (no syntax highlighter to load)."""
+    at = open_page("kv_cache", lang)
+    assert_clean(at)
+    assert text.get(lang, "kv_cache.diagram") in [t.value for t in at.text]
+    assert not at.code

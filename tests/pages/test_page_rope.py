@@ -176,3 +176,13 @@ def test_max_settings():
     assert_clean(at)
     figs = figures(at)
     assert max(len(json.dumps(f)) for f in figs) < 300_000
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_where_rope_sits_is_a_plain_text_diagram(lang):
+    """The pipeline diagram is st.text (ui.diagram), not st.code: a code block would load the syntax
+    highlighter's 1.5 MB of JavaScript on every page load for nothing to highlight."""
+    at = open_page("rope", lang)
+    assert_clean(at)
+    assert text.get(lang, "rope.where.diagram") in [t.value for t in at.text]
+    assert not at.code
