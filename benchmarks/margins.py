@@ -28,6 +28,8 @@ PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models
 DESKTOP = (1280, 720)
 PHONE = (390, 844)
 SIDES = "lrtb"
+SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit
+
 
 def measure(base, browser, viewport, langs=("en", "zh"), modes=(0, 1), pages=PAGES):
     """Every chart of every page's default view: [{page, key, lang, present, asked, drawn}]."""
@@ -46,9 +48,6 @@ def measure(base, browser, viewport, langs=("en", "zh"), modes=(0, 1), pages=PAG
                     out.append(row)
     ctx.close()
     return out
-
-
-SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit
 
 
 def fit(rows, table=None):
@@ -86,7 +85,7 @@ def write(pages, passes=4):
 
     with open(style.MARGINS_FILE) as f:
         old = f.read()
-    keep = {k: v for k, v in json.loads(old).items()} if set(pages) != set(PAGES) else {}
+    keep = json.loads(old) if set(pages) != set(PAGES) else {}
     table = {}
     try:
         for n in range(1, passes + 1):
