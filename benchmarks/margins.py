@@ -61,7 +61,7 @@ def fit(rows, table=None):
         for k in SIDES:
             px = int(math.ceil(row["drawn"][k] - 1e-6)) + (SLACK_PX if k in grown_sides(row) else 0)
             mode[k] = max(mode.get(k, 0), px)
-    return {k: table[k] for k in sorted(table)}
+    return table
 
 
 def report(label, rows):

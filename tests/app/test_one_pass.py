@@ -4,7 +4,7 @@ labels, so plotly never grows them and draws the chart a second time (half the b
 chart, on every load and every slider move)."""
 import pytest
 
-from browser_util import MARGINS_JS, app_server, grown_sides, launch, page_paths, settle
+from browser_util import MARGINS_JS, app_server, grown_sides, page_paths, settle
 from test_browser import browser  # noqa: F401  (fixture)
 
 PLOTTED = [p for p in page_paths() if p not in ("checks", "remember")]
