@@ -68,7 +68,7 @@ st.graphviz_chart(figs.where_position_dot({k: ui.t(f"overview.dot.{k}") for k in
 # ---------------------------------------------------------------- 3 · the method table
 st.subheader(ui.t("overview.table"))
 methods = view.markdown_table(ui.t("overview.table.md"))
-st.table(methods["columns"], hide_index=True)   # wraps its cells and fits a phone (a markdown table is cut there)
+ui.table(methods["columns"], wrap=True)
 st.caption(ui.t("overview.table.note"))
 st.markdown(f"**{ui.t('overview.links')}**")
 cols = st.columns(3) * 3

@@ -21,8 +21,8 @@ def lab(prefix, *names, **extra):
 def section(name, level=st.header):
     level(ui.t(f"sinusoidal.{name}.h"), **({"divider": "gray"} if level is st.header else {}))
     parts = SECTIONS[name]
-    if parts["columns"]:   # a reference table: st.table wraps its cells and fits a phone (markdown is cut)
-        st.table(parts["columns"], hide_index=True)   # (given, not inferred: half the cost per rerun)
+    if parts["columns"]:
+        ui.table(parts["columns"], wrap=True)
     st.markdown(parts["text"])
 
 

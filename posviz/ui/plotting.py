@@ -71,17 +71,19 @@ def _markdown_table(data):
     return "\n".join(lines)
 
 
-def table(data, static=False, **kw):
+def table(data, static=False, wrap=False, **kw):
     """A small table (dict of columns or list of row dicts). In lecture mode it is drawn as a plain
     HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas).
     static=True: a short read-only table as one markdown element in both modes (a quarter of an
-    st.table's cost per rerun, a half of an st.dataframe's), its text wrapping on a phone."""
+    st.table's cost per rerun, a half of an st.dataframe's), its text wrapping on a phone.
+    wrap=True: a reference table of long cells as st.table in both modes, its cells wrapped to fit a
+    phone (a markdown table is cut there)."""
     if static:
         st.markdown(_markdown_table(data))
         return
     arrow = _arrow(data)
-    if present():
-        st.table(arrow)
+    if present() or wrap:
+        st.table(arrow, hide_index=True)   # (given: else st.table converts the table to pandas to decide)
     else:
         st.dataframe(arrow, hide_index=True, **kw)
 
