@@ -2,15 +2,14 @@
 and the positions the last decode step actually used.
 
 Arrays and one `labels` dict in, go.Figure out. Titles sit below plotly's toolbar and wrap on a
-phone (the layout of panels.title_on_top); legends are horizontal, under the plot. The figures are
+phone (panels.top_title); legends are horizontal, under the plot. The figures are
 written as plain dicts and wrapped without plotly's validation (it costs ~20x the build; the tests
 validate every builder: tests/figures/test_figures_kv_cache.py).
 """
 import numpy as np
-import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.panels import LINE_PX, MODEBAR_PX, MULTILINE_SHIFT_PX, TITLE_PX, escape, wrap
+from posviz.figures.panels import escape, top_title
 
 MODE_COLORS = {"correct": style.PALETTE[2], "restart": style.PALETTE[3], "rerotate": style.PALETTE[1],
                "rotate_on_read": style.PALETTE[4]}
@@ -27,22 +26,18 @@ figure = style.figure      # plain dicts, not validated (tests: validated_equals
 
 def layout(labels, *, height, **extra):
     """The house layout (style.layout) as a dict: axis titles, a horizontal legend under the plot, the title
-    at the top left under plotly's toolbar with the top margin its wrapped lines need (panels.title_on_top).
+    at the top left under plotly's toolbar with the top margin its wrapped lines need (panels.top_title).
     `extra` merges into it (axis dicts one level deep)."""
-    title = labels.get("title")
-    text = wrap(title) if title else ""
-    lines = text.count("<br>") + 1 if text else 0
-    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    spec, margin_top = top_title(labels.get("title"), height=height)
     lay = {"font": style.FONT, "height": height, "showlegend": True,
            "legend": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0, "xanchor": "left"},
-           "margin": {"l": 10, "r": 10, "t": top + LINE_PX * lines + (6 if lines else 0), "b": 10},
+           "margin": {"l": 10, "r": 10, "t": margin_top, "b": 10},
            "xaxis": {}, "yaxis": {}}
     for axis in ("x", "y"):
         if labels.get(axis) is not None:
             lay[f"{axis}axis"]["title"] = {"text": labels[axis]}
-    if text:
-        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
-                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+    if spec:
+        lay["title"] = spec
     for key, value in extra.items():
         lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
     return {k: v for k, v in lay.items() if v != {}}

@@ -6,7 +6,7 @@ labels are user text and go through panels.token_labels (HTML-escaped: plotly in
 tags such as <b> and <a href> in tick labels and hover text). The figures are written as plain
 dicts and wrapped without plotly's validation (it costs ~20x the build; the tests validate every
 builder: tests/figures/test_figures_lab.py); they are the figures panels.heatmap_panel and
-panels.title_on_top would build.
+panels.top_title would build.
 """
 import math
 
@@ -14,8 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.panels import (LINE_PX, MODEBAR_PX, MULTILINE_SHIFT_PX, PANEL_TITLE_WIDTH, TITLE_PX, TITLE_WIDTH,
-                                   escape, token_labels, wrap)
+from posviz.figures.panels import PANEL_TITLE_WIDTH, TITLE_WIDTH, escape, token_labels, top_title
 
 # colour scales spelled out as plotly's validation expands their names (plotly.js does not know plotly.py's
 # names such as "RdBu_r"; these figures skip the validation)
@@ -29,16 +28,13 @@ figure = style.figure      # plain dicts, not validated (tests: validated_equals
 
 def layout(title, *, height, showlegend, width=TITLE_WIDTH, **extra):
     """The house layout (style.layout) with the title at the top left, under plotly's toolbar, and the
-    top margin its wrapped lines need (panels.title_on_top), as a dict; `extra` merges into it."""
-    text = wrap(title, width) if title else ""
-    lines = text.count("<br>") + 1 if text else 0
-    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    top margin its wrapped lines need (panels.top_title), as a dict; `extra` merges into it."""
+    spec, margin_top = top_title(title, height=height, width=width)
     lay = {"font": style.FONT, "height": height, "showlegend": showlegend,
            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-           "margin": {"l": 10, "r": 10, "t": top + LINE_PX * lines + (6 if lines else 0), "b": 10}}
-    if text:
-        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
-                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+           "margin": {"l": 10, "r": 10, "t": margin_top, "b": 10}}
+    if spec:
+        lay["title"] = spec
     lay.update(extra)
     return lay
 

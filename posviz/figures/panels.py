@@ -46,18 +46,25 @@ def wrap(text, width=TITLE_WIDTH):
     return "<br>".join(html.escape(x, quote=False) for x in lines)
 
 
-def title_on_top(fig, title, *, width=TITLE_WIDTH):
-    """Put `title` (wrapped to `width` units) at the top left of the figure, under plotly's toolbar,
-    with the top margin its lines need: the toolbar never covers it, a long title never runs off a
-    phone, and no line overlaps the plot."""
+def top_title(title, *, height, width=TITLE_WIDTH):
+    """`title` (wrapped to `width` units) at the top left of a figure `height` px tall, under plotly's
+    toolbar, and the top margin its lines need: (title dict, or None without a title; margin top px).
+    The toolbar never covers it, a long title never runs off a phone, and no line overlaps the plot.
+
+    Formula: the first line's top sits MODEBAR_PX down, lowered MULTILINE_SHIFT_PX per extra line
+    (plotly lifts an n-line title by about (n - 1) half lines); the margin is that plus LINE_PX a line."""
     text = wrap(title, width) if title else ""
     lines = text.count("<br>") + 1 if text else 0
-    height = fig.layout.height or 450
     top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
-    fig.update_layout(title=dict(text=text, x=0, xref="container", xanchor="left", y=1 - top / height,
-                                 yref="container", yanchor="top", pad=dict(l=6), font=dict(size=TITLE_PX))
-                      if text else None,
-                      margin=dict(t=top + LINE_PX * lines + (6 if lines else 0)))
+    spec = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+            "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}} if text else None
+    return spec, top + LINE_PX * lines + (6 if lines else 0)
+
+
+def title_on_top(fig, title, *, width=TITLE_WIDTH):
+    """Put `title` at the top left of the go.Figure under plotly's toolbar (top_title)."""
+    spec, margin_top = top_title(title, height=fig.layout.height or 450, width=width)
+    fig.update_layout(title=spec, margin=dict(t=margin_top))
     return fig
 
 
@@ -93,14 +100,11 @@ def house_layout(title, *, height, x=None, y=None, legend=True, narrow=False, le
     phone (as title_on_top; `narrow`: a panel in a narrow column). legend_rows: a horizontal legend at
     the very bottom of the figure, under the x axis title, with room for that many rows of entries when
     it wraps on a phone. `extra` merges into it (axis and margin dicts one level deep)."""
-    text = wrap(title, PANEL_TITLE_WIDTH if narrow else TITLE_WIDTH) if title else ""
-    lines = text.count("<br>") + 1 if text else 0
-    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    spec, margin_top = top_title(title, height=height, width=PANEL_TITLE_WIDTH if narrow else TITLE_WIDTH)
     lay = {"font": style.FONT, "height": height, "showlegend": legend, "margin": {"l": 60, "r": 20, "b": 55},
            "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
-    if text:
-        lay["title"] = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
-                        "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}}
+    if spec:
+        lay["title"] = spec
     if legend_rows is not None:
         lay["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0, "yanchor": "bottom"}
         lay["margin"]["b"] = 70 + 26 * legend_rows
@@ -109,5 +113,5 @@ def house_layout(title, *, height, x=None, y=None, legend=True, narrow=False, le
             lay[name] = {"title": {"text": label}}
     for key, value in extra.items():
         lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    lay["margin"]["t"] = top + LINE_PX * lines + (6 if lines else 0)
+    lay["margin"]["t"] = margin_top
     return lay
