@@ -6,7 +6,6 @@ striding (values stay exact) and print their numbers only when small. The figure
 plain dicts and wrapped without plotly's validation (it costs ~20x the build; tests validate them).
 """
 import numpy as np
-import plotly.graph_objects as go
 from plotly.colors import get_colorscale
 
 from posviz.figures import style

@@ -18,7 +18,6 @@ gives bit-identical weights on the same machine and torch build.
 """
 import argparse
 import datetime
-import hashlib
 import json
 import math
 import os

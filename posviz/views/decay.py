@@ -3,7 +3,6 @@ r"""Views of the long-term decay page: plain arguments in, numpy arrays / number
 Every curve is sampled on `grid(R, log)` (at most POINTS distances) and put on one normalised axis
 (each curve divided by its value at r = 0), so RoPE, ALiBi and the sinusoidal dot product share it.
 """
-import numpy as np
 import torch
 
 from posviz.views import cached

@@ -97,7 +97,7 @@ def test_slider_redraws_and_url_reopens_the_same_view(browser_ctx, path):
             time.sleep(0.2)
         assert plot_signature(page) != before_plots, "moving the main slider did not redraw any chart"
         url = page.url
-        assert "?" in url and f"lang=en" in url
+        assert "?" in url and "lang=en" in url
         again = _open(ctx, url)
         try:
             assert _first_slider(again).input_value() == after_value
@@ -174,7 +174,7 @@ def test_share_box_qr_decodes_to_the_current_url(browser_ctx):
 
 def test_keyboard_walks_the_scenes_without_touching_a_slider(browser_ctx):
     """Alt+Right from the first scene to the last: each scene sets the widgets and the URL follows."""
-    from posviz import scenes, text
+    from posviz import scenes
 
     base, ctx, _ = browser_ctx
     page_name = "rope" if "rope" in scenes.SCENES else sorted(scenes.SCENES)[0]

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import open_page
-from posviz import scenes, text
+from posviz import scenes
 
 def assert_clean(at):
     """No exception. (An st.error is allowed: some scenes show a refusal on purpose, e.g. L = max_length + 1.)"""
@@ -79,7 +79,7 @@ def test_a_link_with_scene_n_opens_that_scene_and_its_own_values_win():
     for bad in ("0", "99", "x", "-1"):
         at = open_page("rope", "en", scene=bad)
         assert_clean(at)
-        assert not any(i.value.startswith(f"**Scene ") for i in at.info), bad
+        assert not any(i.value.startswith("**Scene ") for i in at.info), bad
 
 
 @pytest.mark.parametrize("page", sorted(scenes.SCENES))

@@ -78,7 +78,7 @@ def test_random_figure_band_and_traces():
     assert len(fig.data) == 2 * 5                       # band hi, band lo (fill), mean, expected, example
     hi, lo, mean = fig.data[0], fig.data[1], fig.data[2]
     assert lo.fill == "tonexty" and hi.showlegend is False
-    assert np.all(np.asarray(hi.y) >= np.asarray(lo.y))
+    assert np.all(np.asarray(hi.y) >= np.asarray(mean.y)) and np.all(np.asarray(mean.y) >= np.asarray(lo.y))
     assert np.abs(np.asarray(fig.data[3].y)).max() == 0.0   # expectation 0 for independent content
     assert fig.layout.title.text == "T"
 

@@ -6,7 +6,6 @@ import pytest
 import torch
 
 from posviz.pe import decay
-from posviz.pe.relative import alibi_slopes
 from posviz.pe.rope import apply_rope, rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_positions
 from posviz.validate import PosvizError
