@@ -7,6 +7,7 @@ its frequencies computed by posviz.pe.scaling, and compared with the model's own
 module in transformers (built from the config, no weights): the max relative difference over the
 inv_freq and attention factor of every layer type (and LongRoPE's long factors above L0).
 """
+import argparse
 import os
 import sys
 
@@ -38,10 +39,17 @@ def table():
     return head + "\n".join(rows) + "\n", worst
 
 
-if __name__ == "__main__":
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out", nargs="?", help="also write the table to this markdown file")
+    args = ap.parse_args(argv)
     text, worst = table()
     print(text)
-    if len(sys.argv) > 1:
-        with open(sys.argv[1], "w", encoding="utf-8") as f:
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
-    sys.exit(0 if worst <= 1e-6 else 1)
+    return 0 if worst <= 1e-6 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

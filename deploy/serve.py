@@ -10,6 +10,7 @@ waits for it, so no visitor reaches a cold replica. A failed warm-up is printed,
 written all the same while Streamlit runs: the replica then serves cold rather than never.
 SIGTERM and SIGINT go to Streamlit; this process exits with its status.
 """
+import argparse
 import os
 import pathlib
 import signal
@@ -23,7 +24,9 @@ from deploy import warm  # noqa: E402
 MARKER = os.environ.get("POSVIZ_READY_FILE", "/tmp/posviz.warm")
 
 
-def main():
+def main(argv=None):
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "), epilog=__doc__.split("\n\n", 1)[1],
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     port = int(os.environ.get("POSVIZ_PORT", "8501"))
     pathlib.Path(MARKER).unlink(missing_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(HERE.parent / "app.py"),

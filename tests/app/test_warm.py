@@ -83,6 +83,16 @@ def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
     assert "0 failed" in out and pathlib.Path(marker).exists()
 
 
+def test_entry_points_answer_help_without_starting_anything(tmp_path):
+    """--help prints the usage and exits 0: serve.py starts no Streamlit, gallery_check.py writes no
+    file named --help (it takes an output path)."""
+    for script in ("deploy/serve.py", "benchmarks/gallery_check.py"):
+        out = subprocess.run([sys.executable, str(ROOT / script), "--help"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0 and out.stdout.startswith("usage:"), (script, out.stderr[-500:])
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_warm_can_be_called_where_an_event_loop_runs():
     """Playwright's sync API (benchmarks/bench_app.py) keeps an event loop running in its thread."""
     async def inside():
