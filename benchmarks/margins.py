@@ -2,9 +2,10 @@
 axis labels need wider margins than the figure asked for, grows them and draws the whole figure a
 second time: about twice the browser's time for every chart on every slider move (Streamlit mounts a
 changed chart afresh). posviz/figures/margins.json holds the margins plotly settles on for each chart
-of every page, as drawn in Chromium at 1280x720 in both languages, in normal and lecture mode; posviz.ui
-asks for them up front, so that plotly draws once. Margins only ever grow: a chart that needs more room
-than the table gives (other data, a phone's wrapped legend) still gets it, in a second pass.
+of every page, as drawn in Chromium in both languages: at 1280x720 in normal and lecture mode, and on a
+390x844 phone (its User-Agent, which the server reads, says "Mobile") in normal mode; posviz.ui asks for
+them up front, so that plotly draws once. Margins only ever grow: a chart that needs more room than the
+table gives (other data, another width) still gets it, in a second pass.
 
     python benchmarks/margins.py              # how many charts are drawn in one pass, per mode and width
     python benchmarks/margins.py --write      # refit the table (after changing a figure's layout)
@@ -20,21 +21,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from browser_util import MARGINS_JS, app_server, grown_sides, launch, settle  # noqa: E402
+from browser_util import MARGINS_JS, PHONE, app_server, grown_sides, launch, settle  # noqa: E402
 
 from posviz.figures import style  # noqa: E402
 
 PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache")
-DESKTOP = (1280, 720)
-PHONE = (390, 844)
+DESKTOP = dict(viewport={"width": 1280, "height": 720})
 SIDES = "lrtb"
 SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit
 
 
-def measure(base, browser, viewport, langs=("en", "zh"), modes=(0, 1), pages=PAGES):
-    """Every chart of every page's default view: [{page, key, lang, present, asked, drawn}]."""
+def measure(base, browser, screen, langs=("en", "zh"), modes=(0, 1), pages=PAGES):
+    """Every chart of every page's default view on `screen` (DESKTOP or PHONE, a browser context's
+    options): [{page, key, lang, present, phone, asked, drawn}]."""
     out = []
-    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=viewport == PHONE)
+    ctx = browser.new_context(**screen)
     page = ctx.new_page()
     for lang in langs:
         for present in modes:
@@ -44,20 +45,28 @@ def measure(base, browser, viewport, langs=("en", "zh"), modes=(0, 1), pages=PAG
                 settle(page)
                 time.sleep(0.3)
                 for row in page.evaluate(MARGINS_JS):
-                    row.update(page=path or "overview", lang=lang, present=present)
+                    row.update(page=path or "overview", lang=lang, present=present, phone=screen is PHONE)
                     out.append(row)
     ctx.close()
     return out
 
 
+def _mode(row):
+    """The table entry a measured row belongs to (lecture mode on a phone has none: it is fitted on the projector)."""
+    if row["present"]:
+        return None if row["phone"] else "present"
+    return "phone" if row["phone"] else "normal"
+
+
 def fit(rows, table=None):
     """The table raised to the margins plotly drew each chart with (over the languages), rounded up to
-    whole pixels, SLACK_PX added where plotly had to grow a margin: {key: {"normal"|"present": {side: px}}}."""
+    whole pixels, SLACK_PX added where plotly had to grow a margin:
+    {key: {"normal"|"present"|"phone": {side: px}}}."""
     table = {k: {m: dict(v) for m, v in modes.items()} for k, modes in (table or {}).items()}
     for row in rows:
-        if not row["key"]:
+        if not row["key"] or _mode(row) is None:
             continue
-        mode = table.setdefault(row["key"], {}).setdefault("present" if row["present"] else "normal", {})
+        mode = table.setdefault(row["key"], {}).setdefault(_mode(row), {})
         for k in SIDES:
             px = int(math.ceil(row["drawn"][k] - 1e-6)) + (SLACK_PX if k in grown_sides(row) else 0)
             mode[k] = max(mode.get(k, 0), px)
@@ -78,9 +87,10 @@ def _save(table):
 
 
 def write(pages, passes=4):
-    """Fit the table: measure every chart on a server started without it (each figure's own margins),
-    then again with the fitted table until plotly grows none (a legend placed in plot fractions moves
-    with the margin, so its first fit can fall short). The old table is put back if a pass fails."""
+    """Fit the table: measure every chart (1280x720 in both modes, a phone in normal mode) on a server
+    started without it (each figure's own margins), then again with the fitted table until plotly grows
+    none (a legend placed in plot fractions moves with the margin, so its first fit can fall short).
+    The old table is put back if a pass fails."""
     from playwright.sync_api import sync_playwright
 
     with open(style.MARGINS_FILE) as f:
@@ -92,7 +102,8 @@ def write(pages, passes=4):
             _save(table)                            # the server reads the table when it starts
             with app_server() as (base, _, _), sync_playwright() as pw:
                 browser = launch(pw)
-                rows = measure(base, browser, DESKTOP, pages=pages)
+                rows = measure(base, browser, DESKTOP, pages=pages) + measure(base, browser, PHONE, modes=(0,),
+                                                                               pages=pages)
                 browser.close()
             twice = [r for r in rows if grown_sides(r)]
             print(f"pass {n}: {len(rows) - len(twice)} of {len(rows)} charts drawn in one pass")

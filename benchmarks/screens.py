@@ -11,12 +11,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
-from browser_util import app_server, launch, settle  # noqa: E402
+from browser_util import PHONE, app_server, launch, settle  # noqa: E402
 
 VIEWS = {
     "desktop": dict(viewport={"width": 1280, "height": 900}),
     "present": dict(viewport={"width": 1280, "height": 720}),
-    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
+    "phone": PHONE,
 }
 
 MAX_TALL = 16000

@@ -19,6 +19,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--disab
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 
+# A phone, as the browser tests, the screenshots and the margin fit open the app: 390x844, touch, and a
+# phone's User-Agent ("Mobile": the server then asks for the margins fitted on a phone, style.one_pass).
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/140.0.0.0 Mobile Safari/537.36")
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2,
+             user_agent=PHONE_UA)
+
+
 def page_paths():
     """URL paths of app.py's PAGES (read from its source, without running streamlit)."""
     tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))

@@ -25,11 +25,14 @@ def _url_paths():
 _URL_PATHS = _url_paths()
 
 
-def open_page(page, lang="en", **params):
-    """Run app.py headless, switch to app_pages/<page>.py with ?lang=..&params, return the AppTest."""
+def open_page(page, lang="en", _state=None, **params):
+    """Run app.py headless, switch to app_pages/<page>.py with ?lang=..&params, return the AppTest.
+    `_state`: session state set before the first run (e.g. {"_phone": True}: a phone's browser)."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(os.path.join(ROOT, "app.py"), default_timeout=60)
+    for k, v in (_state or {}).items():
+        at.session_state[k] = v
     at.query_params["lang"] = lang
     for k, v in params.items():
         at.query_params[k] = v

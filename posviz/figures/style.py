@@ -187,13 +187,15 @@ except FileNotFoundError:
     MARGINS = {}
 
 
-def one_pass(spec, key, projector=False):
+def one_pass(spec, key, projector=False, phone=False):
     """`spec` (a figure dict) asking up front for the margins plotly settles on for chart `key`
-    (MARGINS). plotly.js draws a chart, grows any margin its title, colour bar, legend or axis labels
-    do not fit in, then draws the whole chart again: asked for at once, it draws once (half the
-    browser's time per chart). A margin is only ever raised, never lowered: a chart that needs more
-    room than the table gives (other data, a phone's wrapped legend) still gets it."""
-    fit = MARGINS.get(key, {}).get("present" if projector else "normal")
+    (MARGINS: lecture mode, else a phone's or a desktop's). plotly.js draws a chart, grows any margin
+    its title, colour bar, legend or axis labels do not fit in, then draws the whole chart again: asked
+    for at once, it draws once (half the browser's time per chart). A margin is only ever raised, never
+    lowered: a chart that needs more room than the table gives (other data, another width) still gets it.
+    A new dict: the cached spec is left as it was."""
+    entry = MARGINS.get(key, {})
+    fit = entry.get("present") if projector else (phone and entry.get("phone")) or entry.get("normal")
     if not fit:
         return spec
     lay = spec.get("layout", {})

@@ -58,7 +58,10 @@ def start():
             q = "zh" if loc.startswith("zh") else "en"
         st.query_params["lang"] = q
     st.session_state["_lang"] = q
-    _run.values, _run.cursors = (q, st.query_params.get("present") in ("1", "true")), None
+    if "_phone" not in st.session_state:     # a session's browser does not change
+        st.session_state["_phone"] = is_phone_agent(st.context.headers.get("User-Agent"))
+    _run.values = (q, st.query_params.get("present") in ("1", "true"), st.session_state["_phone"])
+    _run.cursors = None
     ctx = get_script_run_ctx()
     if ctx is not None:
         _run.cursors = ctx.cursors
@@ -76,7 +79,7 @@ _run = threading.local()     # this script thread's run: its cursors dict (new e
 
 
 def _this_run():
-    """(language, lecture mode) as `start` settled them for the running script, or None outside such a
+    """(language, lecture mode, phone) as `start` settled them for the running script, or None outside such a
     run (callbacks, fragment reruns): read once per run instead of from session state and the query
     string on every string and figure (~20 us a call, hundreds of calls a run)."""
     ctx = get_script_run_ctx()
@@ -108,6 +111,21 @@ def present():
     if memo is not None:
         return memo[1]
     return st.query_params.get("present") in ("1", "true")
+
+
+def is_phone_agent(user_agent):
+    """A phone's browser, by its User-Agent: "Mobi" in it, as every phone browser writes (MDN's advice
+    for mobile detection; a tablet's does not). The server never learns the viewport, and this only picks
+    which fitted chart margins to ask for (style.one_pass): a wrong guess costs plotly a second pass."""
+    return "Mobi" in (user_agent or "")
+
+
+def phone():
+    """This session's browser is a phone's (is_phone_agent of its User-Agent, read once per session)."""
+    memo = _this_run()
+    if memo is not None:
+        return memo[2]
+    return bool(st.session_state.get("_phone"))
 
 
 # Constant stylesheets, never user text. Always: the scene a scene change points at is marked, and

@@ -14,7 +14,7 @@ import streamlit as st
 
 from posviz import views
 from posviz.figures import export, style
-from posviz.ui.frame import lang, present, t
+from posviz.ui.frame import lang, phone, present, t
 from posviz.validate import PosvizError
 
 views.install(st.cache_data, st.cache_resource)
@@ -103,14 +103,13 @@ def plot_config(key):
 
 
 @views.cached(shared=True)
-def _spec(module, name, args, kwargs, projector, key=None):
+def _spec(module, name, args, kwargs, projector):
     """The figure builder(*args, **kwargs) as a plain dict (arrays as base64 records), validated once
-    when built, lecture-mode style applied; drawn as chart `key`, with the margins plotly settles on
-    for it asked for up front (style.one_pass). Shared, never copied: nothing mutates it."""
+    when built, lecture-mode style applied. Shared, never copied: nothing mutates it."""
     fig = getattr(importlib.import_module(module), name)(*args, **kwargs)
     if projector:
         style.presentation(fig)
-    return style.one_pass(style.freeze(fig), key, projector)
+    return style.freeze(fig)
 
 
 class _Built(go.Figure):
@@ -126,19 +125,21 @@ class _Built(go.Figure):
         return self._posviz_spec
 
 
-def spec(builder, *args, key=None, **kwargs):
-    """The cached dict of builder(*args, **kwargs) (a posviz.figures function), as chart `key`."""
-    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present(), key)
+def spec(builder, *args, **kwargs):
+    """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
+    return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
 
 
 def plot(builder, *args, key, csv=True, **kwargs):
     """Draw `builder(*args, **kwargs)` (a posviz.figures function; built once per argument set and
-    cached) with a CSV of its numbers beneath. Theme off, so the screen and the export share one
-    colour scale."""
-    fig = spec(builder, *args, key=key, **kwargs)
+    cached) as chart `key`, asking up front for the margins plotly settles on for it on this screen
+    (style.one_pass: a desktop's or a phone's), with a CSV of its numbers beneath. Theme off, so the
+    screen and the export share one colour scale."""
+    fig = spec(builder, *args, **kwargs)
     # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
     # (frame.client_script). No wrapping container: every element costs server CPU on every rerun.
-    st.plotly_chart(_Built(fig), key=key, theme=None, config=plot_config(key))
+    st.plotly_chart(_Built(style.one_pass(fig, key, present(), phone())), key=key, theme=None,
+                    config=plot_config(key))
     if csv:
         # deferred: the CSV is built only when the button is clicked
         st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",

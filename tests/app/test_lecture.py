@@ -10,10 +10,9 @@ import urllib.parse
 
 import pytest
 
-from browser_util import app_server, browser_missing_reason, browser_required, launch, page_paths, settle
+from browser_util import PHONE, app_server, browser_missing_reason, browser_required, launch, page_paths, settle
 
 PATHS = page_paths()
-PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 PROJECTOR = dict(viewport={"width": 1280, "height": 720})
 MIN_PROJECTOR_PX = 22
 

@@ -1,28 +1,32 @@
-"""In Chromium at 1280x720, plotly.js draws every chart of every page in one pass: the margins the
-figure asks for (posviz/figures/margins.json) already hold its title, colour bar, legend and axis
-labels, so plotly never grows them and draws the chart a second time (half the browser's time per
+"""In Chromium at 1280x720 (normal and lecture mode) and on a 390x844 phone (its User-Agent tells the
+server, which asks for the phone's margins), plotly.js draws every chart of every page in one pass: the
+margins the figure asks for (posviz/figures/margins.json) already hold its title, colour bar, legend and
+axis labels, so plotly never grows them and draws the chart a second time (half the browser's time per
 chart, on every load and every slider move)."""
 import pytest
 
-from browser_util import MARGINS_JS, app_server, grown_sides, page_paths, settle
+from browser_util import MARGINS_JS, PHONE, app_server, grown_sides, page_paths, settle
 from test_browser import browser  # noqa: F401  (fixture)
 
 PLOTTED = [p for p in page_paths() if p not in ("checks", "remember")]
 
 
 @pytest.fixture(scope="module")
-def desk(browser):  # noqa: F811
+def screens(browser):  # noqa: F811
     with app_server() as (base, _, _):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 720})
-        yield base, ctx.new_page()
-        ctx.close()
+        desk = browser.new_context(viewport={"width": 1280, "height": 720})
+        phone = browser.new_context(**PHONE)
+        yield base, {"desk": desk.new_page(), "phone": phone.new_page()}
+        desk.close()
+        phone.close()
 
 
-@pytest.mark.parametrize("present", [0, 1])
+@pytest.mark.parametrize("screen,present", [("desk", 0), ("desk", 1), ("phone", 0)])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("path", PLOTTED)
-def test_every_chart_is_drawn_in_one_pass(desk, path, lang, present):
-    base, page = desk
+def test_every_chart_is_drawn_in_one_pass(screens, path, lang, screen, present):
+    base, pages = screens
+    page = pages[screen]
     page.goto(f"{base}/{path}?lang={lang}" + ("&present=1" if present else ""))
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60000)
     settle(page)

@@ -24,6 +24,15 @@ def test_one_pass_raises_margins_to_the_table_and_never_lowers_them(monkeypatch)
     assert spec == before                                   # the cached spec it came from is left as it was
 
 
+def test_a_phone_asks_for_the_margins_fitted_on_a_phone(monkeypatch):
+    monkeypatch.setitem(style.MARGINS, "k", {"normal": {"b": 60}, "present": {"b": 90}, "phone": {"b": 140}})
+    spec = {"data": [], "layout": {"margin": {"b": 55}}}
+    assert style.one_pass(spec, "k", phone=True)["layout"]["margin"] == {"b": 140}
+    assert style.one_pass(spec, "k", projector=True, phone=True)["layout"]["margin"] == {"b": 90}   # lecture mode wins
+    monkeypatch.setitem(style.MARGINS, "k", {"normal": {"b": 60}})
+    assert style.one_pass(spec, "k", phone=True)["layout"]["margin"] == {"b": 60}    # no phone entry: the desktop's
+
+
 def test_one_pass_leaves_unknown_charts_and_missing_sides_alone(monkeypatch):
     spec = {"data": [], "layout": {}}
     assert style.one_pass(spec, "no such chart") is spec
@@ -38,19 +47,20 @@ def test_the_table_is_well_formed():
         table = json.load(f)
     assert table == style.MARGINS and table
     for key, modes in table.items():
-        assert set(modes) == {"normal", "present"}, key
+        assert set(modes) == {"normal", "present", "phone"}, key
         for mode, margin in modes.items():
             assert set(margin) == SIDES, (key, mode)
             assert all(isinstance(v, int) and 0 <= v <= 500 for v in margin.values()), (key, mode, margin)
 
 
-@pytest.mark.parametrize("present", ["0", "1"])
+@pytest.mark.parametrize("mode", ["normal", "present", "phone"])
 @pytest.mark.parametrize("path", page_paths())
-def test_every_chart_asks_for_its_margins_up_front(path, present):
+def test_every_chart_asks_for_its_margins_up_front(path, mode):
     """Each chart of each page's default view has an entry in the table, and the spec sent to the
-    browser carries at least its margins (a new chart: run benchmarks/margins.py --write)."""
-    at = open_page((path or "overview").replace("-", "_"), "en", present=present)
-    mode = "present" if present == "1" else "normal"
+    browser (a desktop's, in lecture mode, a phone's) carries at least its margins (a new chart: run
+    benchmarks/margins.py --write)."""
+    at = open_page((path or "overview").replace("-", "_"), "en", _state={"_phone": mode == "phone"},
+                   present="1" if mode == "present" else "0")
     for el in at.get("plotly_chart"):
         key = el.proto.id.split("-", 2)[2]          # "$$ID-<hash>-<key>"
         assert key in style.MARGINS, f"chart {key!r} has no margins: run python benchmarks/margins.py --write"
