@@ -153,7 +153,8 @@ h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; } h3 { fon
 [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.4rem; }
 [data-testid="stRadio"] label p, [data-testid="stRadio"] label div, [data-testid="stCheckbox"] label p,
 [data-testid="stToggle"] label p, [role="radiogroup"] label p { font-size: 1.45rem !important; }
-[data-baseweb="select"] div, [data-baseweb="select"] span, [data-baseweb="tag"], [data-baseweb="tag"] span, [data-baseweb="popover"] li,
+[data-testid="stSelectbox"] input, [data-testid="stMultiSelect"] input, [data-testid="stMultiSelectTagsContainer"] span,
+[role="listbox"] [role="option"], [role="listbox"] [role="option"] *,
 [data-baseweb="input"] input, [data-testid="stNumberInput"] input, [data-testid="stTextInput"] input { font-size: 1.45rem !important; }
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.45rem !important; }
 [data-testid="stMarkdownContainer"] table th, [data-testid="stMarkdownContainer"] table td { font-size: 1.45rem !important; }
@@ -293,7 +294,7 @@ _CLIENT_JS = """<script>
       if (!b.disabled) b.click();
     }, true);
   }
-  const target = %s;
+  const [target, chosen] = [%s, %s];   // chosen: when the scene was picked, so a repeated target runs anew
   if (!target) return;
   const t0 = Date.now();
   const seek = () => {
@@ -314,12 +315,13 @@ _CLIENT_JS = """<script>
 
 def client_script():
     """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
-    scene that was just chosen (a scene's on_click ran before this run; a fresh nonce makes the
+    scene that was just chosen (a scene's on_click ran before this run; the time it was chosen makes the
     browser run the script again)."""
     show = st.session_state.pop("_scene_show", None)        # (a key of posviz.scenes data, time), never user text
     target = json.dumps(show[0]) if show and show[0] else "null"
-    nonce = f"<!-- {float(show[1])} -->" if show else ""
-    script = _CLIENT_JS % target + nonce
+    # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
+    # figure would send the same element and the browser would not scroll again.
+    script = _CLIENT_JS % (target, repr(float(show[1])) if show else "0")
     st.html(script, unsafe_allow_javascript=True)
 
 

@@ -133,22 +133,71 @@ def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_any_widge
         ctx.close()
 
 
+def test_a_tapped_scene_scrolls_to_its_figure_on_a_phone_also_when_it_shows_the_same_figure_again(server):
+    """On a phone the scene buttons are at the top: tapping one leaves the figure, and the scene must
+    bring it back. /models' scenes 2 and 3 both show the wavelength figure (the same target twice)."""
+    from posviz import scenes
+
+    base, browser = server
+    items = scenes.SCENES["models"]
+    assert items[1]["show"] == items[2]["show"]
+    ctx = browser.new_context(**PHONE)
+    page = _open(ctx, f"{base}/models?lang=zh")
+    try:
+        for i, sc in enumerate(items):
+            page.locator(".st-key-scenes_nav button").nth(1).tap()     # scrolls up to the button first
+            time.sleep(0.3)
+            settle(page)
+            assert f"{i + 1}/{len(items)}" in page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text()
+            time.sleep(1.5)   # smooth scrolling
+            top = page.evaluate("""(key) => { const el = document.querySelector('[data-testid="stMain"] .st-key-' + key);
+                return el ? el.getBoundingClientRect().top : null; }""", sc["show"])
+            assert top is not None and -5 <= top < 844 * 0.5, f"scene {i + 1}: {sc['show']} is not brought into view ({top})"
+    finally:
+        page.close()
+        ctx.close()
+
+
 FONT_SIZES_JS = """() => {
   const sel = ['[data-testid="stSliderThumbValue"]', '[data-testid="stWidgetLabel"] p', '[role="radiogroup"] label p',
-    '[data-testid="stMetricLabel"] p', '[data-testid="stMetricValue"]', '[data-baseweb="select"] div',
-    '[data-baseweb="tag"] span', '[data-testid="stTable"] td', '[data-testid="stTable"] th',
+    '[data-testid="stMetricLabel"] p', '[data-testid="stMetricValue"]', '[data-testid="stSelectbox"] input',
+    '[data-testid="stMultiSelectTagsContainer"] span', '[data-testid="stNumberInput"] input', '[data-testid="stTextInput"] input',
+    '[data-testid="stTable"] td', '[data-testid="stTable"] th',
     '[data-testid="stCaptionContainer"]', '[data-testid="stMarkdownContainer"] p', '[data-testid="stAlert"] p',
     '.js-plotly-plot .gtitle', '.js-plotly-plot .xtitle', '.js-plotly-plot .ytitle', '.js-plotly-plot .annotation-text',
     '.js-plotly-plot .xtick text', '.js-plotly-plot .ytick text', '.js-plotly-plot .legendtext',
     '.js-plotly-plot .cbtitle text', '.js-plotly-plot .cbaxis text'];
   const small = [];
   for (const s of sel) for (const el of document.querySelectorAll('[data-testid="stMain"] ' + s)) {
-    if (!el.textContent.trim() || el.closest('[data-testid="stExpander"]') || el.closest('[data-testid="stCode"]')) continue;
+    const text = (el.tagName === 'INPUT' ? el.value : el.textContent).trim();     // an input shows its value
+    if (!text || el.closest('[data-testid="stExpander"]') || el.closest('[data-testid="stCode"]')) continue;
     const r = el.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
     const px = parseFloat(getComputedStyle(el).fontSize) || parseFloat(el.getAttribute('font-size') || '0');
-    if (px < %d) small.push(s + ' ' + px + 'px: ' + el.textContent.trim().slice(0, 40));
+    if (px < %d) small.push(s + ' ' + px + 'px: ' + text.slice(0, 40));
   }
   return small; }""" % MIN_PROJECTOR_PX
+
+
+OPTION_SIZES_JS = """() => Array.from(document.querySelectorAll('[role="listbox"] [role="option"]'))
+  .filter(o => o.textContent.trim()).map(o => parseFloat(getComputedStyle(o.querySelector('*') || o).fontSize))"""
+
+
+def test_lecture_mode_dropdown_options_are_projector_sized(server):
+    """A selectbox's and a multiselect's open list (drawn outside the page's main block) in lecture mode."""
+    base, browser = server
+    ctx = browser.new_context(**PROJECTOR)
+    page = _open(ctx, f"{base}/models?lang=en&present=1")
+    try:
+        for widget in ("stSelectbox", "stMultiSelect"):
+            page.locator(f'[data-testid="stMain"] [data-testid="{widget}"] input').first.click()
+            page.wait_for_selector('[role="listbox"] [role="option"]', state="attached", timeout=10000)
+            sizes = page.evaluate(OPTION_SIZES_JS)
+            assert sizes and min(sizes) >= MIN_PROJECTOR_PX, f"{widget} options: {sorted(set(sizes))} px"
+            page.keyboard.press("Escape")
+            settle(page)
+    finally:
+        page.close()
+        ctx.close()
 
 
 @pytest.mark.parametrize("path", PATHS)
