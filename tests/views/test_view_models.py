@@ -56,3 +56,107 @@ def test_live_check_reports_instead_of_raising():
     assert r["boundary"] and r["code"] == "unsupported"
     r = view.read_pasted('{"head_dim": 63}')
     assert not r["boundary"] and r["code"] == "even"
+
+
+# ---------------------------------------------------------------- the scenes' narration (posviz.scenes.models)
+def _scene(name):
+    from posviz.scenes.models import SCENES
+    return next(sc for sc in SCENES["models"] if sc["title"] == f"models.scene.{name}")
+
+
+def _say(name, lang):
+    from posviz import text
+    return text.get(lang, f"models.scene.{name}.say")
+
+
+def _thousands(n):
+    return f"{n:,}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_gallery_scene_numbers(lang):
+    rows = view.table_rows(_scene("gallery")["values"]["models_sort"])
+    s = _say("gallery", lang)
+    assert f"{len(rows)}" in s and f"{sum(r['theta'] == '10000' for r in rows)}" in s      # 34, and 15 at θ = 10,000
+    assert [(r["key"], r["theta"]) for r in rows[:3]] == [("qwen3_next_80b", "1e+07"), ("command_r", "8e+06"),
+                                                          ("yi_6b", "5e+06")]           # the order the narration names
+    assert "10⁷" in s and "8·10⁶" in s and "5·10⁶" in s
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_theta_scene_numbers_come_from_the_plotted_wavelengths(lang):
+    import numpy as np
+    s = _say("theta", lang)
+    models = view.compare(tuple(_scene("theta")["values"]["models_pick"]))["models"]
+    assert {view.entry(m["key"])["head_dim"] for m in models} == {128}
+    slow = [float(np.max(m["wavelengths"])) for m in models]
+    assert f"{round(slow[0], -3):,.0f}" in s                                                # ≈ 54,000
+    for lam in slow[1:]:                                                                    # ≈ 5.1 / 2.6 million
+        assert (f"{lam / 1e6:.1f} million" if lang == "en" else f"{round(lam / 1e5) * 10} 万") in s
+    above = [int((np.asarray(m["wavelengths"]) > m["trained"]).sum()) for m in models]    # above the solid line
+    assert above == [18, 27, 29] and all(m["wavelengths"].size == 64 for m in models)
+    assert "18、27 和 29" in s if lang == "zh" else "18, 27 and 29 of 64" in s
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_scaling_scene_numbers(lang):
+    import numpy as np
+    s = _say("scaling", lang)
+    models = {m["key"]: m for m in view.compare(tuple(_scene("scaling")["values"]["models_pick"]))["models"]}
+    for base, scaled, factor, counts in (("llama3_8b", "llama31_8b", 8, (29, 29, 6)),
+                                         ("qwen25_7b", "qwen25_7b_yarn", 4, (24, 24, 16))):
+        ratio = models[scaled]["wavelengths"] / models[base]["wavelengths"]
+        kept, times = np.isclose(ratio, 1), np.isclose(ratio, factor)
+        assert (int(kept.sum()), int(times.sum()), int((~kept & ~times).sum())) == counts
+        assert np.all(np.diff(ratio) >= -1e-9)                                             # fast pairs kept, slow ones scaled
+        assert f"{_thousands(models[base]['max_length'])} → {_thousands(models[scaled]['max_length'])}" in s
+        assert all(str(c) in s for c in counts) and f"×{factor}" in s
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_layers_scene_numbers(lang):
+    s = _say("layers", lang)
+    pick = _scene("layers")["values"]["models_pick"]
+    pattern = {r["key"]: r["pattern"] for r in view.table_rows("released") if r["key"] in pick}
+    assert pattern == {"gemma2_9b": {"local": 21, "global": 21}, "gpt_oss_20b": {"local": 12, "global": 12},
+                       "gemma3_27b": {"local": 52, "global": 10}, "llama4_scout": {"local": 36, "nope": 12},
+                       "qwen3_next_80b": {"rope": 12, "linear": 36}}
+    for text_ in ("21 + 21", "12 + 12", "52 + 10", "36", "12", "48"):
+        assert text_ in s
+    strip = {k: view.entry(k)["strip"] for k in pick}
+    assert strip["gemma3_27b"][:6] == ["local"] * 5 + ["global"]                          # five local per global
+    assert strip["llama4_scout"][3::4] == ["nope"] * 12                                     # every fourth layer
+    g = view.entry("gemma3_27b")["types"]                                                  # 10,000 locally, 10⁶ / 8 globally
+    assert g["sliding_attention"]["inv_freq"][1] == pytest.approx(10000 ** (-2 / 128), rel=1e-6)
+    assert g["full_attention"]["inv_freq"][1] == pytest.approx(1e6 ** (-2 / 128) / 8, rel=1e-6)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_decay_scene_numbers_hold_on_the_curve_and_exactly(lang):
+    import numpy as np
+    import torch
+
+    from posviz.pe import scaling
+    s = _say("decay", lang)
+    pick = _scene("decay")["values"]["models_pick"]
+    cmp = view.compare(tuple(pick))
+    r, score = cmp["distances"], {m["key"]: m["score"] for m in cmp["models"]}
+
+    def exact(key, distances):
+        e = view.entry(key)
+        t = e["types"][e["main"]]
+        return scaling.ones_score(torch.as_tensor(t["inv_freq"]), distances, t["attention"]).numpy()
+
+    # Llama 2 dips below zero before r = 2,000: on the drawn curve and at whole distances
+    assert r[np.argmax(score["llama2_7b"] < 0)] < 2000 and int(np.argmax(exact("llama2_7b", np.arange(2000)) < 0)) > 0
+    assert "2,000" in s
+    # Llama 3 at r = 1,000: 0.49, exactly and at the nearest drawn point
+    i = int(np.argmin(np.abs(r - 1000)))
+    assert f"{exact('llama3_8b', [1000])[0]:.2f}" == f"{score['llama3_8b'][i]:.2f}" == "0.49" and "0.49" in s
+    # YaRN's attention factor a: the curve starts at a²
+    e = view.entry("qwen25_7b_yarn")
+    a = e["types"][e["main"]]["attention"]
+    assert f"{a:.3f}" == "1.139" and f"{score['qwen25_7b_yarn'][0]:.2f}" == f"{a * a:.2f}" == "1.30"
+    assert "1.30 = 1.139²" in s
+    for curve in score.values():                                                            # they wave: not monotone
+        assert np.any(np.diff(curve) > 0.01)
