@@ -22,6 +22,10 @@ browser (script runs, deltas, forward-message cache), no drawing. It runs as a s
             interaction p95 <= 1 s, no "Page not found".
   replicas  the same closed-loop load (no think time) through HAProxy (deploy/cluster.py) in
             front of 1 replica, then of 2: reruns per second, latency, CPU of each replica.
+  floor     Streamlit's own cost, without posviz: the rerun with nothing changed on pages that are
+            only N st.markdown elements, fitted as fixed ms + ms per websocket frame; beside it
+            each posviz page's frames per rerun and what Streamlit alone spends on that many
+            (with `cpu` in the same run).
 
 The numbers depend on what else runs on the machine: the load average before and after
 each run is printed beside it.
@@ -30,6 +34,7 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import sys
@@ -46,7 +51,7 @@ from deploy import warm  # noqa: E402
 from deploy.cluster import Cluster, ClusterError  # noqa: E402
 
 WS_LOAD = pathlib.Path(os.environ.get("POSVIZ_WS_LOAD") or ROOT.parent / "shared" / "tools" / "ws_load.py")
-PARTS = ("cpu", "class", "replicas")
+PARTS = ("cpu", "class", "replicas", "floor")
 BUDGET = dict(cpu_nudge_median_ms=60, cpu_nudge_worst_ms=120, cpu_same_worst_ms=25,
               class_first_load_p95_s=3, class_interaction_p95_s=1, class_errors=0)
 
@@ -125,6 +130,7 @@ def part_cpu(quick):
                 phase = sm["server_interaction_phase"] or {}
                 done = sm["interactions_done"]
                 rec[mode] = dict(cpu_ms=(phase.get("cpu_s", 0) / done * 1000) if done and phase else None,
+                                 frames=dist_ms(sm["frames_per_rerun"], "median"),
                                  latency_ms=dist_ms(sm["interaction_ms"], "median"),
                                  kb=dist_ms(sm["kb_per_rerun"], "median"), reruns=done,
                                  first_load_ms=dist_ms(sm["initial_load_ms"], "median"),
@@ -152,6 +158,51 @@ def part_cpu(quick):
         ["CPU per rerun, nothing changed, worst page", f"{fmt(summary['same_worst_ms'])} ms "
          f"(median {fmt(summary['same_median_ms'])})", f"{BUDGET['cpu_same_worst_ms']} ms"]]), flush=True)
     return dict(pages=raw, summary=summary, loadavg=[la0, la1])
+
+
+# ------------------------------------------------------------------------- (d) Streamlit's own floor
+# A page of one slider and N st.markdown elements, nothing of posviz, under the repository's
+# .streamlit/config.toml: the rerun with nothing changed (--mode same) costs Streamlit itself
+# a fixed part plus a part per element (the script's DeltaGenerator calls, the forward-message
+# queue, one websocket frame each through Starlette and uvicorn).
+FLOOR_APP = """import os
+
+import streamlit as st
+
+st.slider("s", 0, 10, 3, key="s")
+for i in range(int(os.environ["POSVIZ_FLOOR_N"])):
+    st.markdown(f"paragraph {i}")
+"""
+
+
+def part_floor(quick, pages=None):
+    sizes = (10, 60, 110) if quick else (10, 40, 70, 110, 140)
+    n = 30 if quick else 60
+    points = []
+    print(f"\n## Streamlit's own floor: a rerun with nothing changed on a page of N st.markdown ({n} reruns each)\n",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench_floor_") as tmp:
+        (pathlib.Path(tmp) / "app.py").write_text(FLOOR_APP, encoding="utf-8")
+        shutil.copytree(ROOT / ".streamlit", pathlib.Path(tmp) / ".streamlit")
+        for size in sizes:
+            with app_server(app_dir=tmp, env={"POSVIZ_FLOOR_N": str(size)}) as (base, proc, _):
+                ws_load(base, pages=[""], interactions=3, mode="same")                 # warm-up
+                sm = ws_load(base, pages=[""], interactions=n, mode="same", server_pid=proc.pid)["summary"]
+            points.append((sm["frames_per_rerun"]["median"], sm["server_interaction_phase"]["cpu_s"] /
+                           sm["interactions_done"] * 1000, size))
+    (fx, fy) = (statistics.mean(p[0] for p in points), statistics.mean(p[1] for p in points))
+    slope = sum((x - fx) * (y - fy) for x, y, _ in points) / sum((x - fx) ** 2 for x, _, _ in points)
+    fixed = fy - slope * fx                                   # least squares: cpu = fixed + slope * frames
+    print(table(["st.markdown elements", "frames per rerun", "CPU per rerun (ms)"],
+                [[size, f"{x:.0f}", f"{y:.1f}"] for x, y, size in points]))
+    print(f"\nStreamlit alone: {fixed:.1f} ms + {slope * 1000:.0f} µs per frame; the 25 ms budget of a rerun with "
+          f"nothing changed is reached at {(25 - fixed) / slope:.0f} frames, before any work of the page.")
+    if pages:
+        print("\n" + table(["page", "frames per rerun (same)", "CPU per rerun same (ms)", "of it Streamlit alone (ms)"],
+                            [[f"/{r['page'] if r['page'] != 'overview' else ''}", fmt(r["same"]["frames"]),
+                              fmt(r["same"]["cpu_ms"], 1), fmt(fixed + slope * r["same"]["frames"], 1)]
+                             for r in pages if r["same"]["frames"]]))
+    return dict(points=points, fixed_ms=fixed, ms_per_frame=slope)
 
 
 # ------------------------------------------------------------------------- (b) a class
@@ -294,7 +345,10 @@ def main():
     t0 = time.monotonic()
     for part in parts:
         try:
-            out[part] = dict(cpu=part_cpu, **{"class": part_class}, replicas=part_replicas)[part](a.quick)
+            if part == "floor":
+                out[part] = part_floor(a.quick, (out.get("cpu") or {}).get("pages"))
+            else:
+                out[part] = dict(cpu=part_cpu, **{"class": part_class}, replicas=part_replicas)[part](a.quick)
         except (LoadError, ClusterError, RuntimeError) as e:
             print(f"\n{part}: could not run: {e}", flush=True)
             out[part] = dict(error=str(e))

@@ -57,15 +57,16 @@ def free_port():
 
 
 @contextlib.contextmanager
-def app_server(timeout=90):
-    """`streamlit run app.py` on a free loopback port; yields (base_url, process, seconds to healthy)."""
+def app_server(timeout=90, app_dir=None, env=None):
+    """`streamlit run app.py` (of app_dir, default this repository) on a free loopback port, with `env` added
+    to the environment; yields (base_url, process, seconds to healthy)."""
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
            "--browser.gatherUsageStats", "false"]
     t0 = time.time()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=app_dir or ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True, env={**os.environ, **(env or {})})
     base = f"http://127.0.0.1:{port}"
     try:
         while True:
