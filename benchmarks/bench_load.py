@@ -160,51 +160,6 @@ def part_cpu(quick):
     return dict(pages=raw, summary=summary, loadavg=[la0, la1])
 
 
-# ------------------------------------------------------------------------- (d) Streamlit's own floor
-# A page of one slider and N st.markdown elements, nothing of posviz, under the repository's
-# .streamlit/config.toml: the rerun with nothing changed (--mode same) costs Streamlit itself
-# a fixed part plus a part per element (the script's DeltaGenerator calls, the forward-message
-# queue, one websocket frame each through Starlette and uvicorn).
-FLOOR_APP = """import os
-
-import streamlit as st
-
-st.slider("s", 0, 10, 3, key="s")
-for i in range(int(os.environ["POSVIZ_FLOOR_N"])):
-    st.markdown(f"paragraph {i}")
-"""
-
-
-def part_floor(quick, pages=None):
-    sizes = (10, 60, 110) if quick else (10, 40, 70, 110, 140)
-    n = 30 if quick else 60
-    points = []
-    print(f"\n## Streamlit's own floor: a rerun with nothing changed on a page of N st.markdown ({n} reruns each)\n",
-          flush=True)
-    with tempfile.TemporaryDirectory(prefix="bench_floor_") as tmp:
-        (pathlib.Path(tmp) / "app.py").write_text(FLOOR_APP, encoding="utf-8")
-        shutil.copytree(ROOT / ".streamlit", pathlib.Path(tmp) / ".streamlit")
-        for size in sizes:
-            with app_server(app_dir=tmp, env={"POSVIZ_FLOOR_N": str(size)}) as (base, proc, _):
-                ws_load(base, pages=[""], interactions=3, mode="same")                 # warm-up
-                sm = ws_load(base, pages=[""], interactions=n, mode="same", server_pid=proc.pid)["summary"]
-            points.append((sm["frames_per_rerun"]["median"], sm["server_interaction_phase"]["cpu_s"] /
-                           sm["interactions_done"] * 1000, size))
-    (fx, fy) = (statistics.mean(p[0] for p in points), statistics.mean(p[1] for p in points))
-    slope = sum((x - fx) * (y - fy) for x, y, _ in points) / sum((x - fx) ** 2 for x, _, _ in points)
-    fixed = fy - slope * fx                                   # least squares: cpu = fixed + slope * frames
-    print(table(["st.markdown elements", "frames per rerun", "CPU per rerun (ms)"],
-                [[size, f"{x:.0f}", f"{y:.1f}"] for x, y, size in points]))
-    print(f"\nStreamlit alone: {fixed:.1f} ms + {slope * 1000:.0f} µs per frame; the 25 ms budget of a rerun with "
-          f"nothing changed is reached at {(25 - fixed) / slope:.0f} frames, before any work of the page.")
-    if pages:
-        print("\n" + table(["page", "frames per rerun (same)", "CPU per rerun same (ms)", "of it Streamlit alone (ms)"],
-                            [[f"/{r['page'] if r['page'] != 'overview' else ''}", fmt(r["same"]["frames"]),
-                              fmt(r["same"]["cpu_ms"], 1), fmt(fixed + slope * r["same"]["frames"], 1)]
-                             for r in pages if r["same"]["frames"]]))
-    return dict(points=points, fixed_ms=fixed, ms_per_frame=slope)
-
-
 # ------------------------------------------------------------------------- (b) a class
 # How a hall arrives, each run on its own fresh server: visitors arriving over 30 s as they scan the
 # QR code, each then moving a slider on its own 5 s rhythm, on a server warmed by deploy/warm.py
@@ -322,6 +277,51 @@ def part_replicas(quick):
               f"(this machine has {os.cpu_count()} cores, shared with whatever else runs: the replica cores column is "
               f"the CPU the replicas actually got)", flush=True)
     return dict(runs=raw, mean_throughput=mean)
+
+
+# ------------------------------------------------------------------------- (d) Streamlit's own floor
+# A page of one slider and N st.markdown elements, nothing of posviz, under the repository's
+# .streamlit/config.toml: the rerun with nothing changed (--mode same) costs Streamlit itself
+# a fixed part plus a part per element (the script's DeltaGenerator calls, the forward-message
+# queue, one websocket frame each through Starlette and uvicorn).
+FLOOR_APP = """import os
+
+import streamlit as st
+
+st.slider("s", 0, 10, 3, key="s")
+for i in range(int(os.environ["POSVIZ_FLOOR_N"])):
+    st.markdown(f"paragraph {i}")
+"""
+
+
+def part_floor(quick, pages=None):
+    sizes = (10, 60, 110) if quick else (10, 40, 70, 110, 140)
+    n = 30 if quick else 60
+    points = []
+    print(f"\n## Streamlit's own floor: a rerun with nothing changed on a page of N st.markdown ({n} reruns each)\n",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench_floor_") as tmp:
+        (pathlib.Path(tmp) / "app.py").write_text(FLOOR_APP, encoding="utf-8")
+        shutil.copytree(ROOT / ".streamlit", pathlib.Path(tmp) / ".streamlit")
+        for size in sizes:
+            with app_server(app_dir=tmp, env={"POSVIZ_FLOOR_N": str(size)}) as (base, proc, _):
+                ws_load(base, pages=[""], interactions=3, mode="same")                 # warm-up
+                sm = ws_load(base, pages=[""], interactions=n, mode="same", server_pid=proc.pid)["summary"]
+            points.append((sm["frames_per_rerun"]["median"], sm["server_interaction_phase"]["cpu_s"] /
+                           sm["interactions_done"] * 1000, size))
+    (fx, fy) = (statistics.mean(p[0] for p in points), statistics.mean(p[1] for p in points))
+    slope = sum((x - fx) * (y - fy) for x, y, _ in points) / sum((x - fx) ** 2 for x, _, _ in points)
+    fixed = fy - slope * fx                                   # least squares: cpu = fixed + slope * frames
+    print(table(["st.markdown elements", "frames per rerun", "CPU per rerun (ms)"],
+                [[size, f"{x:.0f}", f"{y:.1f}"] for x, y, size in points]))
+    print(f"\nStreamlit alone: {fixed:.1f} ms + {slope * 1000:.0f} µs per frame; the 25 ms budget of a rerun with "
+          f"nothing changed is reached at {(25 - fixed) / slope:.0f} frames, before any work of the page.")
+    if pages:
+        print("\n" + table(["page", "frames per rerun (same)", "CPU per rerun same (ms)", "of it Streamlit alone (ms)"],
+                            [[f"/{r['page'] if r['page'] != 'overview' else ''}", fmt(r["same"]["frames"]),
+                              fmt(r["same"]["cpu_ms"], 1), fmt(fixed + slope * r["same"]["frames"], 1)]
+                             for r in pages if r["same"]["frames"]]))
+    return dict(points=points, fixed_ms=fixed, ms_per_frame=slope)
 
 
 def main():
