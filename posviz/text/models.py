@@ -68,7 +68,7 @@ EN = {
     "models.scene.layers": "Not every layer uses RoPE",
     "models.scene.layers.say": "Gemma 2 and gpt-oss alternate local and global layers (21 + 21, 12 + 12); Gemma 3 has five local layers per global one (52 + 10), θ = 10,000 locally and 10⁶ with linear ×8 globally; Llama 4 Scout has no RoPE in every fourth layer (36 chunked + 12 NoPE); Qwen3-Next has attention with RoPE in only 12 of its 48 layers, the other 36 are linear attention.",
     "models.scene.decay": "Decay, model by model",
-    "models.scene.decay.say": "Llama 2 (θ = 10,000) dips below zero before r = 2,000; Llama 3 (θ = 500,000) is still at 0.49 at r = 1,000. Qwen2.5 with YaRN starts at 1.30 = 1.139²: YaRN's attention factor scales both q and k. All three wave rather than fall steadily: a tendency for this one content, not a guarantee.",
+    "models.scene.decay.say": "Llama 2 (θ = 10,000) dips below zero before r = 2,000; Llama 3 (θ = 500,000) is still at 0.49 at r = 1,000. Qwen2.5 with YaRN starts above the others: YaRN's attention factor 1.139 multiplies both q and k, which scales its whole curve by 1.139² ≈ 1.30. All three wave rather than fall steadily: a tendency for this one content, not a guarantee.",
     # errors of posviz.pe.rope_config
     "err.unsupported": "not supported yet: {what}",
     "err.config_finite": "{path} must be a finite number (NaN and Infinity are not JSON numbers)",
@@ -153,7 +153,7 @@ ZH = {
     "models.scene.layers": "并非每一层都用 RoPE",
     "models.scene.layers.say": "Gemma 2 和 gpt-oss 的局部层与全局层交替（21 + 21，12 + 12）；Gemma 3 每个全局层配五个局部层（52 + 10），局部层 θ = 10,000，全局层 10⁶ 加线性 ×8；Llama 4 Scout 每四层就有一层不用 RoPE（36 个分块局部层 + 12 个 NoPE 层）；Qwen3-Next 的 48 层中只有 12 层是带 RoPE 的注意力，另外 36 层是线性注意力。",
     "models.scene.decay": "逐个模型看衰减",
-    "models.scene.decay.say": "Llama 2（θ = 10,000）在 r = 2,000 之前就降到零以下；Llama 3（θ = 500,000）在 r = 1,000 处仍有 0.49。Qwen2.5 加 YaRN 从 1.30 = 1.139² 开始：YaRN 的注意力因子同时乘在 q 和 k 上。三条曲线都在波动，而不是稳步下降：对这一种内容只是一种趋势，并非保证。",
+    "models.scene.decay.say": "Llama 2（θ = 10,000）在 r = 2,000 之前就降到零以下；Llama 3（θ = 500,000）在 r = 1,000 处仍有 0.49。Qwen2.5 加 YaRN 一开始就在其他曲线之上：YaRN 的注意力因子 1.139 同时乘在 q 和 k 上，整条曲线因此放大 1.139² ≈ 1.30 倍。三条曲线都在波动，而不是稳步下降：对这一种内容只是一种趋势，并非保证。",
     # errors of posviz.pe.rope_config
     "err.unsupported": "暂不支持：{what}",
     "err.config_finite": "{path} 必须是有限数（NaN 和 Infinity 不是 JSON 数字）",

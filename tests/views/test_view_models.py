@@ -153,10 +153,15 @@ def test_decay_scene_numbers_hold_on_the_curve_and_exactly(lang):
     # Llama 3 at r = 1,000: 0.49, exactly and at the nearest drawn point
     i = int(np.argmin(np.abs(r - 1000)))
     assert f"{exact('llama3_8b', [1000])[0]:.2f}" == f"{score['llama3_8b'][i]:.2f}" == "0.49" and "0.49" in s
-    # YaRN's attention factor a: the curve starts at a²
+    # YaRN's attention factor a scales the whole curve by a² (r = 0 is not on the log axis: the first
+    # drawn point is r = 1, where YaRN's curve is above the others)
     e = view.entry("qwen25_7b_yarn")
-    a = e["types"][e["main"]]["attention"]
-    assert f"{a:.3f}" == "1.139" and f"{score['qwen25_7b_yarn'][0]:.2f}" == f"{a * a:.2f}" == "1.30"
-    assert "1.30 = 1.139²" in s
+    t = e["types"][e["main"]]
+    a = t["attention"]
+    plain = scaling.ones_score(torch.as_tensor(t["inv_freq"]), r, 1.0).numpy()
+    np.testing.assert_allclose(score["qwen25_7b_yarn"], a * a * plain, rtol=1e-12)
+    assert f"{a:.3f}" == "1.139" and f"{a * a:.2f}" == "1.30" and "1.139² ≈ 1.30" in s
+    first = int(np.flatnonzero(r > 0)[0])
+    assert r[first] == 1 and score["qwen25_7b_yarn"][first] > max(score[k][first] for k in pick if k != "qwen25_7b_yarn")
     for curve in score.values():                                                            # they wave: not monotone
         assert np.any(np.diff(curve) > 0.01)
