@@ -1,9 +1,14 @@
 """posviz.views.models: the gallery table, layer strips, comparison on one axis, the live check
 against transformers; and the models page's figures built from them."""
+import numpy as np
 import pytest
+import torch
 
+from posviz import text
 from posviz.figures import models as fm
 from posviz.pe import models as gallery
+from posviz.pe import scaling
+from posviz.scenes.models import SCENES
 from posviz.views import models as view
 
 L = {c: c for c in fm.STRIP} | {"title": "t", "x": "x", "y": "y", "trained": "trained", "max": "max"}
@@ -60,12 +65,10 @@ def test_live_check_reports_instead_of_raising():
 
 # ---------------------------------------------------------------- the scenes' narration (posviz.scenes.models)
 def _scene(name):
-    from posviz.scenes.models import SCENES
     return next(sc for sc in SCENES["models"] if sc["title"] == f"models.scene.{name}")
 
 
 def _say(name, lang):
-    from posviz import text
     return text.get(lang, f"models.scene.{name}.say")
 
 
@@ -85,7 +88,6 @@ def test_gallery_scene_numbers(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_theta_scene_numbers_come_from_the_plotted_wavelengths(lang):
-    import numpy as np
     s = _say("theta", lang)
     models = view.compare(tuple(_scene("theta")["values"]["models_pick"]))["models"]
     assert {view.entry(m["key"])["head_dim"] for m in models} == {128}
@@ -100,7 +102,6 @@ def test_theta_scene_numbers_come_from_the_plotted_wavelengths(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_scaling_scene_numbers(lang):
-    import numpy as np
     s = _say("scaling", lang)
     models = {m["key"]: m for m in view.compare(tuple(_scene("scaling")["values"]["models_pick"]))["models"]}
     for base, scaled, factor, counts in (("llama3_8b", "llama31_8b", 8, (29, 29, 6)),
@@ -133,10 +134,6 @@ def test_layers_scene_numbers(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_decay_scene_numbers_hold_on_the_curve_and_exactly(lang):
-    import numpy as np
-    import torch
-
-    from posviz.pe import scaling
     s = _say("decay", lang)
     pick = _scene("decay")["values"]["models_pick"]
     cmp = view.compare(tuple(pick))
