@@ -23,4 +23,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read().strip() == b'ok' else 1)"
 
 # streamlit run app.py on 0.0.0.0:8501, then every page and scene once (deploy/warm.py); /tmp/posviz.warm marks it ready
-CMD ["python", "deploy/serve.py"]
+CMD ["python", "-m", "deploy.serve"]

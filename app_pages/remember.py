@@ -11,8 +11,8 @@ from posviz.views import remember as view
 def links(items, params):
     """The point's links, grouped by page: the page's name once, then one line per scene (?scene=N), so
     every label fits a phone; an item without a scene links the page itself."""
-    for page, group in itertools.groupby(items, key=lambda item: item["page"]):
-        name, group = ui.t(view.nav_key(page)), list(group)
+    for page, grouped in itertools.groupby(items, key=lambda item: item["page"]):
+        name, group = ui.t(view.nav_key(page)), list(grouped)
         if all(item["scene"] is None for item in group):
             st.page_link(ui.page(view.page_file(page)), label=name, icon=":material/open_in_new:", query_params=params)
             continue

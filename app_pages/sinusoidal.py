@@ -3,7 +3,8 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import sinusoidal as figs
-from posviz.pe import learned, sinusoidal as sn
+from posviz.pe import learned
+from posviz.pe import sinusoidal as sn
 from posviz.views import sinusoidal as view
 
 BASES = (10, 100, 1000, 10000, 100000, 1000000)

@@ -1,7 +1,7 @@
 """posviz performance benchmark: prints numbers, asserts nothing (budgets are in the README).
 
-    python benchmarks/bench_app.py            # everything
-    python benchmarks/bench_app.py --quick    # fewer repetitions
+    python -m benchmarks.bench_app            # everything
+    python -m benchmarks.bench_app --quick    # fewer repetitions
 
 Per page: server rerun time (median) at default and at maximum settings, largest plotly
 payload (KB) at both; in Chromium at 1280x720: page load to first chart (a cold server's first
@@ -19,13 +19,13 @@ import subprocess
 import sys
 import time
 
+from deploy import warm
+from harness.apptest import open_page
+from harness.browser import app_server, launch, page_paths, settle
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, ROOT)
 os.chdir(ROOT)
 
-from browser_util import app_server, launch, page_paths, settle  # noqa: E402
-from deploy import warm  # noqa: E402
 
 BUDGET = dict(rerun_default_ms=100, rerun_max_ms=400, payload_default_kb=300, payload_max_kb=2048,
               redraw_ms=300, scene_ms=500, load_s=3.0, mem_growth_mb=50)
@@ -35,7 +35,6 @@ SCENE_DONE_JS = """(n) => { const a = document.querySelector('[data-testid="stMa
 
 
 def _open(page, **params):
-    from conftest import open_page
     return open_page(page, **params)
 
 

@@ -1,9 +1,9 @@
 """posviz load benchmark over Streamlit's websocket protocol: prints numbers, asserts nothing.
 
-    python benchmarks/bench_load.py                  # all three parts
-    python benchmarks/bench_load.py --quick          # fewer reruns and sessions
-    python benchmarks/bench_load.py --only cpu       # or class, replicas; comma-separated for several
-    python benchmarks/bench_load.py --json out.json  # also write every number
+    python -m benchmarks.bench_load                  # all three parts
+    python -m benchmarks.bench_load --quick          # fewer reruns and sessions
+    python -m benchmarks.bench_load --only cpu       # or class, replicas; comma-separated for several
+    python -m benchmarks.bench_load --json out.json  # also write every number
 
 The client is ../shared/tools/ws_load.py (beside this repository; POSVIZ_WS_LOAD overrides
 the path): one websocket per simulated visitor, speaking Streamlit's protobuf protocol like the
@@ -41,14 +41,12 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))
-os.chdir(ROOT)
+from deploy import warm
+from deploy.cluster import Cluster, ClusterError
+from harness.browser import app_server, page_paths
 
-from browser_util import app_server, page_paths  # noqa: E402
-from deploy import warm  # noqa: E402
-from deploy.cluster import Cluster, ClusterError  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+os.chdir(ROOT)
 
 WS_LOAD = pathlib.Path(os.environ.get("POSVIZ_WS_LOAD") or ROOT.parent / "shared" / "tools" / "ws_load.py")
 PARTS = ("cpu", "class", "replicas", "floor")

@@ -1,6 +1,6 @@
 """Every gallery model: posviz vs transformers, as a markdown table (issue 13's "Must show").
 
-    python benchmarks/gallery_check.py [OUT.md]
+    python -m benchmarks.gallery_check [OUT.md]
 
 For each model of posviz/pe/model_configs the config is read by posviz.pe.rope_config.read_model_rope,
 its frequencies computed by posviz.pe.scaling, and compared with the model's own rotary-embedding
@@ -8,13 +8,10 @@ module in transformers (built from the config, no weights): the max relative dif
 inv_freq and attention factor of every layer type (and LongRoPE's long factors above L0).
 """
 import argparse
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from posviz.pe import models as gallery  # noqa: E402
-from posviz.views import models as view  # noqa: E402
+from posviz.pe import models as gallery
+from posviz.views import models as view
 
 
 def table():

@@ -7,8 +7,8 @@ of every page, as drawn in Chromium in both languages: at 1280x720 in normal and
 them up front, so that plotly draws once. Margins only ever grow: a chart that needs more room than the
 table gives (other data, another width) still gets it, in a second pass.
 
-    python benchmarks/margins.py              # how many charts are drawn in one pass, per mode and width
-    python benchmarks/margins.py --write      # refit the table (after changing a figure's layout)
+    python -m benchmarks.margins              # how many charts are drawn in one pass, per mode and width
+    python -m benchmarks.margins --write      # refit the table (after changing a figure's layout)
 """
 import argparse
 import json
@@ -17,13 +17,11 @@ import os
 import sys
 import time
 
+from harness.browser import MARGINS_JS, PHONE, app_server, grown_sides, launch, settle
+from posviz.figures import style
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-sys.path.insert(0, os.path.join(HERE, ".."))
 
-from browser_util import MARGINS_JS, PHONE, app_server, grown_sides, launch, settle  # noqa: E402
-
-from posviz.figures import style  # noqa: E402
 
 PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache")
 DESKTOP = dict(viewport={"width": 1280, "height": 720})

@@ -1,7 +1,7 @@
 """Speed of posviz.pe.rope.apply_rope: does the private fast path (posviz.pe._rope_fast, no cache)
 still pay against the transparent formula? And against x.clone() and Hugging Face.
 
-    python benchmarks/rope_speed.py [--reps 21] [--shape 1 32 4096 128] [--threads N]
+    python -m benchmarks.rope_speed [--reps 21] [--shape 1 32 4096 128] [--threads N]
 
 Prints the median wall time of each variant (ms) and the ratios:
 - apply_rope interleaved (what the app runs: the fast path where it applies) against the same
@@ -15,17 +15,13 @@ compare with --threads 1 as well. The variants are timed round-robin so that loa
 processes hits all of them alike.
 """
 import argparse
-import os
 import statistics
-import sys
 import time
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from posviz.pe import _rope_fast  # noqa: E402
-from posviz.pe.rope import apply_rope, rope_inv_freq, rotate_pairs  # noqa: E402
+from posviz.pe import _rope_fast
+from posviz.pe.rope import apply_rope, rope_inv_freq, rotate_pairs
 
 
 def transparent(x, position_ids, base=10000.0):

@@ -2,16 +2,14 @@
 (390x844, touch), in English and Chinese. Prints any exception box, error box or plot wider than
 the viewport; saves full-page PNGs to look at.
 
-    python benchmarks/screens.py OUTDIR rope relative          # "" or overview = the default page
-    python benchmarks/screens.py OUTDIR rope --query 'rope_m=10' --views phone,present --langs zh
+    python -m benchmarks.screens OUTDIR rope relative          # "" or overview = the default page
+    python -m benchmarks.screens OUTDIR rope --query 'rope_m=10' --views phone,present --langs zh
 """
 import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-
-from browser_util import PHONE, app_server, launch, settle  # noqa: E402
+from harness.browser import PHONE, app_server, launch, settle
 
 VIEWS = {
     "desktop": dict(viewport={"width": 1280, "height": 900}),

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A local posviz cluster: N `streamlit run app.py` replicas behind HAProxy, loopback only.
 
-    python deploy/cluster.py start 2 8501    # 2 replicas on free loopback ports, balancer on 127.0.0.1:8501
-    python deploy/cluster.py status [8501]   # replicas, pids, HAProxy's view of each server (UP/DOWN)
-    python deploy/cluster.py stop [8501]     # stops the balancer and every replica (PORT: if several run)
-    python deploy/cluster.py run 2 8501      # the same in the foreground; Ctrl-C stops everything
+    python -m deploy.cluster start 2 8501    # 2 replicas on free loopback ports, balancer on 127.0.0.1:8501
+    python -m deploy.cluster status [8501]   # replicas, pids, HAProxy's view of each server (UP/DOWN)
+    python -m deploy.cluster stop [8501]     # stops the balancer and every replica (PORT: if several run)
+    python -m deploy.cluster run 2 8501      # the same in the foreground; Ctrl-C stops everything
 
 The balancer (deploy/haproxy.cfg, rendered for N replicas) has the affinity of
 deploy/kubernetes.yaml: the cookie `posviz-replica` set by the balancer (one day), websocket
@@ -43,10 +43,10 @@ import tempfile
 import threading
 import time
 
+from deploy.warm import WarmError, WebSocketException, healthy
+from deploy.warm import warm as warm_server
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:        # run as a script: deploy/ is on the path, the repository is not
-    sys.path.insert(0, str(ROOT))
-from deploy.warm import WarmError, WebSocketException, healthy, warm as warm_server  # noqa: E402
 
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 COOKIE = "posviz-replica"
@@ -195,12 +195,12 @@ class Cluster:
         haproxy = find_haproxy(self.haproxy_path)          # before anything starts
         self.port = self.port or free_port()
         if not port_is_free(self.port):
-            raise ClusterError(f"127.0.0.1:{self.port} is in use (another cluster? `python deploy/cluster.py "
+            raise ClusterError(f"127.0.0.1:{self.port} is in use (another cluster? `python -m deploy.cluster "
                                f"status {self.port}`)")
         self.run_dir = self.run_dir or run_dir_for(self.port)
         if (self.run_dir / "state.json").exists():
             raise ClusterError(f"{self.run_dir} holds a running cluster's state; stop it first "
-                               f"(python deploy/cluster.py stop {self.port})")
+                               f"(python -m deploy.cluster stop {self.port})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
             self._start_replicas()
@@ -436,7 +436,7 @@ def main(argv=None):
             c = Cluster(a.replicas, a.port, warm=None if a.warm == "none" else a.warm).start()
             _print_status(c)
             if a.command == "start":
-                print(f"open {c.url}/ ; stop with: python deploy/cluster.py stop {c.port}")
+                print(f"open {c.url}/ ; stop with: python -m deploy.cluster stop {c.port}")
                 return 0
             print("Ctrl-C stops the cluster")
             try:

@@ -1,8 +1,8 @@
 """The container's entry point: `streamlit run app.py`, then warm it (deploy/warm.py: every page and
 scene once per language and mode), then mark it ready.
 
-    python deploy/serve.py                      # port 8501 on 0.0.0.0, marker /tmp/posviz.warm
-    POSVIZ_PORT=8502 python deploy/serve.py
+    python -m deploy.serve                      # port 8501 on 0.0.0.0, marker /tmp/posviz.warm
+    POSVIZ_PORT=8502 python -m deploy.serve
 
 The server answers /_stcore/health at once (the liveness probe). The marker file appears once
 every page and scene has run in both languages and modes; deploy/kubernetes.yaml's readiness probe
@@ -17,9 +17,9 @@ import signal
 import subprocess
 import sys
 
+from deploy import warm
+
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-from deploy import warm  # noqa: E402
 
 MARKER = os.environ.get("POSVIZ_READY_FILE", "/tmp/posviz.warm")
 

@@ -1,8 +1,8 @@
 """Warm a freshly started posviz server before visitors arrive.
 
-    python deploy/warm.py http://127.0.0.1:8501            # every page, en + zh, normal + lecture mode
-    python deploy/warm.py URL --scenes            # and every scene of every page (a lecture's values)
-    python deploy/warm.py URL --wait 60 --marker /tmp/posviz.warm
+    python -m deploy.warm http://127.0.0.1:8501            # every page, en + zh, normal + lecture mode
+    python -m deploy.warm URL --scenes            # and every scene of every page (a lecture's values)
+    python -m deploy.warm URL --wait 60 --marker /tmp/posviz.warm
 
 A fresh process has empty caches: the first visitor of each page computes its views and figures,
 and the first visit of /extrapolation imports transformers (about 5 s holding the GIL). When a
@@ -31,8 +31,6 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:        # run as a script: posviz (for the scene list) sits beside deploy/
-    sys.path.insert(0, str(ROOT))
 
 LANGS = ("en", "zh")
 MODES = ("", "1")            # ?present=: normal, lecture

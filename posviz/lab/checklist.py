@@ -22,13 +22,13 @@ import math
 
 import torch
 
-from posviz.lab import toy_model as attention
 from posviz.lab import kv_cache as kvcache
-from posviz.validate import check_choice, check_float, check_int
+from posviz.lab import toy_model as attention
+from posviz.lab.tokens import encode
 from posviz.pe.learned import LearnedAbsolutePositions, PositionOutOfRangeError, modulo_position_ids
 from posviz.pe.position_ids import position_ids_from_mask, shared_arange
 from posviz.pe.rope import apply_rope, rope_inv_freq
-from posviz.lab.tokens import encode
+from posviz.validate import check_choice, check_float, check_int
 
 STEPS = tuple(range(1, 10))
 TOL = 1e-5            # "equal" for float32 checks

@@ -27,8 +27,8 @@ import math
 
 import torch
 
-from posviz.validate import MAX_DIM, MAX_HEADS, PosvizError, as_tensor, check_base, check_choice, check_even, check_int
 from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq, rotate_pairs
+from posviz.validate import MAX_DIM, MAX_HEADS, PosvizError, as_tensor, check_base, check_choice, check_even, check_int
 
 MODES = ("correct", "restart", "rerotate", "rotate_on_read")
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}

@@ -37,15 +37,23 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from posviz.validate import (MAX_LENGTH, MAX_POSITION, PosvizError, as_tensor, check_choice, check_even,
-                             check_float, check_int)
+from posviz.lab.kv_cache import one_thread
+from posviz.lab.tokens import MAX_TOKENS, encode
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import make_position_ids
 from posviz.pe.relative import alibi_slopes, t5_relative_position_bucket
 from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq, rotate_pairs
 from posviz.pe.sinusoidal import sinusoidal_frequencies, sinusoidal_positions
-from posviz.lab.kv_cache import one_thread
-from posviz.lab.tokens import MAX_TOKENS, encode
+from posviz.validate import (
+    MAX_LENGTH,
+    MAX_POSITION,
+    PosvizError,
+    as_tensor,
+    check_choice,
+    check_even,
+    check_float,
+    check_int,
+)
 
 # the position methods of the toy model (not the RoPE scaling methods of posviz.pe.scaling)
 POSITION_METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")

@@ -35,10 +35,10 @@ from typing import NamedTuple
 
 import torch
 
-from posviz.validate import MAX_DIM, PosvizError, as_tensor, check_even, check_float, check_int
 from posviz.pe.relative import alibi_slopes
 from posviz.pe.rope import rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_frequencies
+from posviz.validate import MAX_DIM, PosvizError, as_tensor, check_even, check_float, check_int
 
 MAX_DISTANCE = 131072     # 2^17 = 128K tokens (Llama 3.1 / Qwen2.5 long context)
 MAX_SAMPLES = 1024        # random q/k pairs averaged

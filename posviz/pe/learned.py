@@ -9,8 +9,8 @@ but far positions silently reuse the rows of near ones.
 import torch
 from torch import nn
 
-from posviz.validate import MAX_DIM, MAX_LENGTH, PosvizError, check_int
 from posviz.pe.sinusoidal import MAX_INPUT_VOCAB, SinusoidalInput, check_token_ids
+from posviz.validate import MAX_DIM, MAX_LENGTH, PosvizError, check_int
 
 
 class PositionOutOfRangeError(PosvizError):

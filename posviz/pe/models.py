@@ -53,7 +53,7 @@ def config_json(key):
 
 def _default_lengths():
     out = set()
-    for key, e in GALLERY.items():
+    for e in GALLERY.values():
         out.update(v for v in (e.get("l_train"), e.get("l_target")) if v)
     return out
 

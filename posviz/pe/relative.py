@@ -271,7 +271,7 @@ def alibi_slopes(num_heads):
 
     Formula:
         m_h = 2^{-8h/H},\quad h = 1,\ldots,H\qquad (H = 2^a)
-        H \ne 2^a:\ \ m = \mathrm{slopes}(2^{\lfloor\log_2 H\rfloor})\ \Vert\ 
+        H \ne 2^a:\ \ m = \mathrm{slopes}(2^{\lfloor\log_2 H\rfloor})\ \Vert\
             \mathrm{slopes}(2^{\lfloor\log_2 H\rfloor+1})[0::2][:H-2^{\lfloor\log_2 H\rfloor}]
 
     H a power of two: m_h = 2^(-8h/H), h = 1..H.  Otherwise take the slopes of the

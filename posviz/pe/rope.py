@@ -28,8 +28,16 @@ import torch
 from torch.nn import functional as F
 
 from posviz.pe import _rope_fast
-from posviz.validate import (MAX_POSITION, PosvizError, as_tensor, check_base, check_choice, check_even,
-                             check_float, check_int)
+from posviz.validate import (
+    MAX_POSITION,
+    PosvizError,
+    as_tensor,
+    check_base,
+    check_choice,
+    check_even,
+    check_float,
+    check_int,
+)
 
 ROPE_LAYOUTS = ("interleaved", "half")
 ROTATE = ("both", "q")          # "q": the bug of seed 000 §13 / §17 ex. 2 (only Q rotated)

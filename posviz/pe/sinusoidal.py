@@ -11,8 +11,17 @@ import math
 import torch
 from torch import nn
 
-from posviz.validate import (MAX_DIM, MAX_LENGTH, MAX_POSITION, PosvizError, check_base, check_choice,
-                             check_even, check_float, check_int)
+from posviz.validate import (
+    MAX_DIM,
+    MAX_LENGTH,
+    MAX_POSITION,
+    PosvizError,
+    check_base,
+    check_choice,
+    check_even,
+    check_float,
+    check_int,
+)
 
 SINUSOIDAL_LAYOUTS = ("interleaved", "concat")   # column orders of the table (RoPE's pairings are other ones)
 MAX_SIMILARITY_LENGTH = 2048   # an [L,L] matrix: 2048^2 floats is already 16 MB in float32

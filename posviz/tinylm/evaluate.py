@@ -27,11 +27,11 @@ import time
 import torch
 from torch.nn import functional as F
 
-from posviz.validate import PosvizError, check_choice, check_float, check_int
 from posviz.pe.rope import wrap_angle
 from posviz.pe.scaling import ntk_aware_base, rope_frequencies
 from posviz.tinylm.model import WEIGHTS_DIR, load_manifest, load_model
 from posviz.tinylm.task import IGNORE, make_batch
+from posviz.validate import PosvizError, check_choice, check_float, check_int
 
 VARIANTS = ("nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk",
             "rope_yarn", "alibi", "t5")

@@ -25,11 +25,11 @@ import os
 import torch
 from torch import nn
 
-from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import apply_rope, rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_positions
+from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
 # The position method of each shipped tiny model (one model, one weights file per method).

@@ -29,10 +29,10 @@ import time
 import torch
 from torch.nn import functional as F
 
-from posviz.validate import check_choice, check_float, check_int
 from posviz.tinylm import evaluate
-from posviz.tinylm.task import IGNORE, make_batch
 from posviz.tinylm.model import TRAINED_METHODS, WEIGHTS_DIR, TinyConfig, TinyLM, save_weights
+from posviz.tinylm.task import IGNORE, make_batch
+from posviz.validate import check_choice, check_float, check_int
 
 DEFAULTS = dict(steps=800, seed=0, batch_size=32, length=64, lr=6e-3, warmup=50, vocab_size=32,
                 offset=2, d_model=64, n_layers=2, n_heads=4, threads=1)

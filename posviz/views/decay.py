@@ -5,10 +5,10 @@ Every curve is sampled on `grid(R, log)` (at most POINTS distances) and put on o
 """
 import torch
 
-from posviz.views import cached
 from posviz.pe import decay
 from posviz.pe.relative import alibi_slopes
 from posviz.pe.rope import rope_inv_freq
+from posviz.views import cached
 
 POINTS = 1025                      # distances drawn per curve (a decimated grid beyond)
 BASES = (100, 1000, 10000, 100000, 500000, 1000000, 10000000)

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from posviz.pe import scaling
-from posviz.validate import PosvizError, check_choice, check_float, check_int, MAX_POSITION
+from posviz.validate import MAX_POSITION, PosvizError, check_choice, check_float, check_int
 from posviz.views import cached
 
 HEAD_DIMS = (16, 32, 64, 80, 96, 128, 160, 192, 256)

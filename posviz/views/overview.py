@@ -2,8 +2,8 @@ r"""Views of the overview page: permutation equivariance of the toy attention la
 mask's leak, and the bare-integer seat number (cached; plain arguments in, numpy / dicts out)."""
 import numpy as np
 
-from posviz.views import cached
 from posviz.lab import tokens, toy_model
+from posviz.views import cached
 
 POSITION_METHODS = toy_model.POSITION_METHODS   # the toy layer's position methods, in the bar chart's order
 HARMLESS = toy_model.HARMLESS            # below this max |difference| the layer is equivariant

@@ -4,8 +4,8 @@ Every matrix is [L, S]: query rows i (right-aligned: the last L of the S key pos
 """
 import numpy as np
 
-from posviz.views import cached
 from posviz.pe import relative as rel
+from posviz.views import cached
 
 SLOPE_DIGITS = 3      # significant digits of the ALiBi slopes the page and its narration print
 

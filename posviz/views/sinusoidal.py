@@ -5,10 +5,10 @@ millisecond, so the page makes seven calls per rerun, not twenty): `sections` (t
 tables), `signal` (everything of L, D and base), `column`, `shift`, `learned_shape`, `modulo` and `saved`.
 They combine the plain functions below, which compute one thing each (the tests check those).
 """
-from posviz.views import cached
-from posviz.views.overview import markdown_table
 from posviz.pe import learned as pe_learned
 from posviz.pe import sinusoidal as sn
+from posviz.views import cached
+from posviz.views.overview import markdown_table
 
 ANCHORS = (0, 37, 1000)      # three starting positions m for PE(m)·PE(m+Δ): they share one curve
 VOCAB = 1000

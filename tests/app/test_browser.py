@@ -8,7 +8,15 @@ import urllib.parse
 
 import pytest
 
-from browser_util import app_server, browser_missing_reason, browser_required, launch, page_paths, plot_signature, settle
+from harness.browser import (
+    app_server,
+    browser_missing_reason,
+    browser_required,
+    launch,
+    page_paths,
+    plot_signature,
+    settle,
+)
 
 NO_PLOT_OK = {"checks", "remember"}
 PATHS = page_paths()

@@ -22,8 +22,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect as ws_connect
 
-from browser_util import ROOT, browser_missing_reason, browser_required, free_port, launch, plot_signature, settle
 from deploy.cluster import COOKIE, REPLICA_HEADER, Cluster, ClusterError, Replica, find_haproxy, render_config
+from harness.browser import ROOT, browser_missing_reason, browser_required, free_port, launch, plot_signature, settle
 
 PAGE = "kv-cache"             # two small figures: cheap to draw in four browser tabs at once
 URL_KEY = "kv_L"              # its first slider (2..96), bound to the URL
@@ -93,7 +93,7 @@ def test_balancer_config_has_the_affinity_of_kubernetes_yaml(tmp_path):
 def test_missing_haproxy_fails_clearly_before_anything_starts():
     port = free_port()
     env = dict(os.environ, POSVIZ_HAPROXY=os.path.join(str(ROOT), "no-such-dir", "haproxy"))
-    out = subprocess.run([sys.executable, "deploy/cluster.py", "start", "2", str(port)], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, "-m", "deploy.cluster", "start", "2", str(port)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert "haproxy is not installed" in out.stderr and "apt-get install -y haproxy" in out.stderr, out.stderr

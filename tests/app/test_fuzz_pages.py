@@ -4,8 +4,8 @@ import zlib
 
 import pytest
 
-from browser_util import page_paths
-from conftest import open_page
+from harness.apptest import open_page
+from harness.browser import page_paths
 
 HOSTILE = ["-5", "NaN", "nan", "inf", "-inf", "1e308", "-1e308", "", " ", "0", "999999999999",
            "3.5", "☃✓中文", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "**bold** [x](javascript:1)",
@@ -34,7 +34,7 @@ def test_hostile_query_params_never_raise(page):
     _usable(at)
     keys = _widget_keys(at)
     rng = random.Random(zlib.crc32(page.encode()))  # reproducible (hash() is salted)
-    for trial in range(3):
+    for _ in range(3):
         params = {k: rng.choice(HOSTILE) for k in keys}
         params["lang"] = rng.choice(["en", "zh", "xx", "<b>", ""])
         params["present"] = rng.choice(["1", "0", "yes", ""])

@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 
-from browser_util import PHONE, app_server, browser_missing_reason, browser_required, launch, page_paths, settle
+from harness.browser import PHONE, app_server, browser_missing_reason, browser_required, launch, page_paths, settle
 
 PATHS = page_paths()
 PROJECTOR = dict(viewport={"width": 1280, "height": 720})
@@ -194,7 +194,7 @@ def test_lecture_mode_dropdown_options_are_projector_sized(server):
         settle(page)
         for widget in ("stSelectbox", "stMultiSelect"):
             box = page.locator(f'[data-testid="stMain"] [data-testid="{widget}"] input').first
-            for attempt in range(3):   # a click that lands while the page still renders can leave the list shut
+            for _ in range(3):   # a click that lands while the page still renders can leave the list shut
                 box.click()
                 try:
                     page.wait_for_selector('[role="listbox"] [role="option"]', state="attached", timeout=5000)

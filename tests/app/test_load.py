@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from browser_util import ARGS, CHROMIUM, app_server, browser_missing_reason, browser_required
+from harness.browser import ARGS, CHROMIUM, app_server, browser_missing_reason, browser_required
 
 SESSIONS, INTERACTIONS = 8, 10
 PATHS = ["rope", "relative", "sinusoidal", "decay", "extrapolation", "kv-cache", "lab", ""]

@@ -4,9 +4,9 @@ margins the figure asks for (posviz/figures/margins.json) already hold its title
 axis labels, so plotly never grows them and draws the chart a second time (half the browser's time per
 chart, on every load and every slider move)."""
 import pytest
-
-from browser_util import MARGINS_JS, PHONE, app_server, grown_sides, page_paths, settle
 from test_browser import browser  # noqa: F401  (fixture)
+
+from harness.browser import MARGINS_JS, PHONE, app_server, grown_sides, page_paths, settle
 
 PLOTTED = [p for p in page_paths() if p not in ("checks", "remember")]
 
@@ -33,4 +33,4 @@ def test_every_chart_is_drawn_in_one_pass(screens, path, lang, screen, present):
     rows = page.evaluate(MARGINS_JS)
     assert rows
     twice = {r["key"]: {k: (r["asked"][k], round(r["drawn"][k])) for k in grown_sides(r)} for r in rows if grown_sides(r)}
-    assert not twice, f"plotly grew these margins (asked, drawn): {twice}; refit: python benchmarks/margins.py --write"
+    assert not twice, f"plotly grew these margins (asked, drawn): {twice}; refit: python -m benchmarks.margins --write"

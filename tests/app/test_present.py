@@ -1,8 +1,8 @@
 """Lecture mode renders every page, with projector-sized figure fonts."""
 import pytest
 
-from browser_util import page_paths
-from conftest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, figures, open_page
+from harness.browser import page_paths
 from posviz.figures import style
 
 

@@ -1,8 +1,9 @@
 """Scenes: Next walks a page's story, sets its widgets, and the URL reopens the same view."""
 import pytest
 
-from conftest import open_page
+from harness.apptest import open_page
 from posviz import scenes
+
 
 def assert_clean(at):
     """No exception. (An st.error is allowed: some scenes show a refusal on purpose, e.g. L = max_length + 1.)"""

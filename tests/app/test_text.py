@@ -23,12 +23,16 @@ def test_every_topic_module_has_parity_on_its_own():
         assert set(mod.EN) == set(mod.ZH), (topic, sorted(set(mod.EN) ^ set(mod.ZH))[:10])
 
 
+def _fields(s):
+    """The format fields of a string ({n}, {x:.3f} -> n, x), without escaped braces."""
+    return sorted(set(re.findall(r"(?<!\{)\{([a-z_0-9]+)[^{}]*\}(?!\})", s)))
+
+
 def test_no_empty_strings_and_format_fields_match():
     for key, en in text.TABLES["en"].items():
         zh = text.TABLES["zh"][key]
         assert en.strip() and zh.strip(), key
-        fields = lambda s: sorted(set(re.findall(r"(?<!\{)\{([a-z_0-9]+)[^{}]*\}(?!\})", s)))
-        assert fields(en) == fields(zh), (key, fields(en), fields(zh))
+        assert _fields(en) == _fields(zh), (key, _fields(en), _fields(zh))
 
 
 def test_chinese_strings_are_chinese():
@@ -80,7 +84,11 @@ def _user_strings():
                     yield f"{path.relative_to(ROOT)}:{node.lineno}", node.value
 
 
-def _is_docstring(node, path, _cache={}):
+_DOCSTRING_LINES = {}
+
+
+def _is_docstring(node, path):
+    _cache = _DOCSTRING_LINES
     if path not in _cache:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         _cache[path] = {id(n.body[0].value) for n in ast.walk(tree)

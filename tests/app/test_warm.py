@@ -11,8 +11,8 @@ import sys
 import time
 import urllib.request
 
-from browser_util import ROOT, app_server, free_port, page_paths
 from deploy import warm
+from harness.browser import ROOT, app_server, free_port, page_paths
 
 
 def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
@@ -86,10 +86,11 @@ def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
 def test_entry_points_answer_help_without_starting_anything(tmp_path):
     """--help prints the usage and exits 0: serve.py starts no Streamlit, gallery_check.py writes no
     file named --help (it takes an output path)."""
-    for script in ("deploy/serve.py", "benchmarks/gallery_check.py"):
-        out = subprocess.run([sys.executable, str(ROOT / script), "--help"], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=60)
-        assert out.returncode == 0 and out.stdout.startswith("usage:"), (script, out.stderr[-500:])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}     # run from another folder, as `python -m` finds them
+    for module in ("deploy.serve", "benchmarks.gallery_check"):
+        out = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=60, env=env)
+        assert out.returncode == 0 and out.stdout.startswith("usage:"), (module, out.stderr[-500:])
     assert list(tmp_path.iterdir()) == []
 
 

@@ -6,6 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from harness.apptest import figures, open_page
+from harness.browser import page_paths
 from posviz.figures import export, style
 
 
@@ -58,9 +60,6 @@ def test_large_heatmaps_are_decimated():
 
 
 def test_every_page_figure_exports_a_non_empty_csv():
-    from browser_util import page_paths
-    from conftest import figures, open_page
-
     for path in page_paths():
         at = open_page((path or "overview").replace("-", "_"))
         for spec in figures(at):

@@ -6,9 +6,9 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from posviz.lab import kv_cache as kc
 from posviz.figures import kv_cache as figs
 from posviz.figures import style
+from posviz.lab import kv_cache as kc
 from posviz.views import kv_cache as V
 
 LABELS = {f"mode.{m}": m for m in kc.MODES} | {"title": "t", "x": "x", "y": "y", "allowed": "tolerance",

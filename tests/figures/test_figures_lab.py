@@ -5,10 +5,10 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from posviz.lab import toy_model as A
 from posviz.figures import lab as F
 from posviz.figures import overview as O
 from posviz.figures import panels, style
+from posviz.lab import toy_model as A
 from posviz.views import lab as V
 
 LABELS = {"title": "t", "x": "k", "y": "q", "colorbar": "c"}

@@ -7,9 +7,10 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
+from posviz.figures import export, style
+from posviz.figures import sinusoidal as figs
 from posviz.pe import learned
 from posviz.pe import sinusoidal as sn
-from posviz.figures import export, sinusoidal as figs, style
 
 WAVES = dict(title="t", x="x", y="y", dim="dim {d} ({kind})", sin="sin", cos="cos")
 FP = dict(title="h", value="v", x="x", y="y")

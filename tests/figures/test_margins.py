@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from browser_util import page_paths
-from conftest import open_page
+from harness.apptest import open_page
+from harness.browser import page_paths
 from posviz.figures import style
 
 SIDES = set("lrtb")
@@ -63,6 +63,6 @@ def test_every_chart_asks_for_its_margins_up_front(path, mode):
                    present="1" if mode == "present" else "0")
     for el in at.get("plotly_chart"):
         key = el.proto.id.split("-", 2)[2]          # "$$ID-<hash>-<key>"
-        assert key in style.MARGINS, f"chart {key!r} has no margins: run python benchmarks/margins.py --write"
+        assert key in style.MARGINS, f"chart {key!r} has no margins: run python -m benchmarks.margins --write"
         margin = json.loads(el.proto.spec)["layout"]["margin"]
         assert all(margin[k] >= v for k, v in style.MARGINS[key][mode].items()), (key, margin)

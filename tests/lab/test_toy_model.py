@@ -5,12 +5,12 @@ import pytest
 import torch
 
 from posviz.lab import toy_model as A
+from posviz.lab.kv_cache import one_thread
+from posviz.lab.tokens import encode
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import position_ids_from_mask
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import apply_rope
-from posviz.lab.kv_cache import one_thread
-from posviz.lab.tokens import encode
 
 S_A, S_B = "I love ML", "do you love ML too"
 ZH_A, ZH_B = "我爱ML", "你也爱ML吗"

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import assert_clean, markdown_tables, open_page
+from harness.apptest import assert_clean, markdown_tables, open_page
 from posviz import scenes, text
 from posviz.lab import checklist, exercises
 from posviz.text import checks as checks_text

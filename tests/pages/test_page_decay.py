@@ -5,8 +5,8 @@ import pathlib
 import re
 
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz.pe import decay
 from posviz.scenes.decay import SCENES
 from posviz.text.decay import EN, ZH
@@ -96,7 +96,7 @@ def test_every_scene_draws_its_figures_and_the_last_ones_their_curves(lang):
     scenes = SCENES["decay"]
     assert 3 <= len(scenes) <= 6
     keys = set(re.findall(r'key="(decay_[a-z_]+)"', PAGE.read_text(encoding="utf-8")))
-    for i, sc in enumerate(scenes):
+    for sc in scenes:
         assert sc["show"] in keys, sc["show"]                            # a figure the page draws
         at.button(key="decay_next").click().run()
         assert_clean(at)

@@ -1,8 +1,8 @@
 """AppTest of the extrapolation page: gallery presets in both languages, what a config says (layer
 types, LongRoPE, M-RoPE, NoPE, softmax scale), the live transformers check, controls, the paste box."""
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import text
 from posviz.pe import models as gallery
 

@@ -1,7 +1,7 @@
 """AppTest of the RoPE + KV cache page."""
 import pytest
 
-from conftest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, figures, open_page
 from posviz import text
 
 

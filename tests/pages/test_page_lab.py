@@ -1,6 +1,6 @@
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import scenes, text
 
 

@@ -4,8 +4,8 @@ import re
 import time
 
 import pytest
-from conftest import assert_clean, figures, markdown_tables, open_page
 
+from harness.apptest import assert_clean, figures, markdown_tables, open_page
 from posviz import scenes
 from posviz.figures import length as fl
 from posviz.text import length as text

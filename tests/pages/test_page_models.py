@@ -1,8 +1,8 @@
 """AppTest of the models page: the gallery table, sorting, strips, comparison of several models on one
 axis, the live check against transformers, both languages."""
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import text
 from posviz.pe import models as gallery
 

@@ -4,8 +4,8 @@ the causal mask break it, bad sentences show an error and the rest of the page w
 Scenes applying in order and hostile URLs are tested for every page in tests/app/test_scenes.py and
 tests/app/test_fuzz_pages.py."""
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import text
 
 FIG = {"b": 0, "pa": 1, "diff": 2, "bars": 3, "seat": 4, "seat_sin": 5}

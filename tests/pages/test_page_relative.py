@@ -6,8 +6,8 @@ import pathlib
 import re
 
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import scenes, text
 from posviz.pe import relative as rel
 from posviz.text import relative as T

@@ -6,8 +6,8 @@ import pathlib
 import urllib.parse
 
 import pytest
-from conftest import assert_clean, open_page
 
+from harness.apptest import assert_clean, open_page
 from posviz import scenes, text
 from posviz.views import remember as view
 

@@ -6,8 +6,8 @@ tests/app/test_scenes.py and tests/app/test_fuzz_pages.py; what they do not asse
 import json
 
 import pytest
-from conftest import assert_clean, figures, open_page
 
+from harness.apptest import assert_clean, figures, open_page
 from posviz import scenes, text
 
 FIGURES = 6        # clocks, animation, distance, worked example, calculator, layouts

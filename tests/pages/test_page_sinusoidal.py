@@ -8,8 +8,8 @@ import ast
 import os
 
 import pytest
-from conftest import ROOT, assert_clean, figures, markdown_tables, open_page
 
+from harness.apptest import ROOT, assert_clean, figures, markdown_tables, open_page
 from posviz import scenes
 from posviz import text as all_text
 from posviz.text import sinusoidal as text

@@ -4,6 +4,8 @@ import math
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posviz.pe import decay
 from posviz.pe.rope import apply_rope, rope_inv_freq
@@ -309,7 +311,6 @@ def test_invalid_input_names_the_parameter(call, name):
 
 
 # ---------------------------------------------------------------- the bound really bounds
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,8 +1,15 @@
 import pytest
 import torch
 
-from posviz.pe.position_ids import (SCHEMES, make_position_ids, modulo_positions, position_ids_from_mask,
-                              shared_arange, token_ids_as_positions, zero_positions)
+from posviz.pe.position_ids import (
+    SCHEMES,
+    make_position_ids,
+    modulo_positions,
+    position_ids_from_mask,
+    shared_arange,
+    token_ids_as_positions,
+    zero_positions,
+)
 
 
 def test_seed_000_section_11_example():

@@ -7,14 +7,9 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from posviz.pe import decay
 from posviz.lab import kv_cache as kvcache
-from posviz.pe import learned
+from posviz.pe import decay, learned, relative, rope, scaling, sinusoidal
 from posviz.pe import position_ids as positions
-from posviz.pe import relative
-from posviz.pe import rope
-from posviz.pe import scaling
-from posviz.pe import sinusoidal
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 even_dim = st.integers(1, 64).map(lambda k: 2 * k)

@@ -8,11 +8,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posviz.pe import _rope_fast, rope
-from posviz.pe.rope import (apply_rope, clock_hands, content_vectors, convert_layout, hand_examples,
-                            layout_demo, pair_rotate, pair_score, pair_score_closed_form, pair_score_relative,
-                            pairing_permutation, rope_angles, rope_inv_freq, rope_pairs, rope_rotation_matrix,
-                            rotated_score, rotated_score_relative, rotation_2x2, shift_scores, shown_pairs,
-                            wrap_angle)
+from posviz.pe.rope import (
+    apply_rope,
+    clock_hands,
+    content_vectors,
+    convert_layout,
+    hand_examples,
+    layout_demo,
+    pair_rotate,
+    pair_score,
+    pair_score_closed_form,
+    pair_score_relative,
+    pairing_permutation,
+    rope_angles,
+    rope_inv_freq,
+    rope_pairs,
+    rope_rotation_matrix,
+    rotated_score,
+    rotated_score_relative,
+    rotation_2x2,
+    shift_scores,
+    shown_pairs,
+    wrap_angle,
+)
 from posviz.validate import PosvizError
 
 

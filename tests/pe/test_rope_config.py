@@ -1,6 +1,7 @@
 """posviz.pe.rope_config.read_model_rope: a config.json read the way transformers reads its model type
 (json.loads only), legacy keys, generic reading of unknown model types, and every rejection naming
 its field."""
+import dataclasses
 import json
 import logging
 
@@ -22,7 +23,7 @@ def test_contract_of_design_md():
     for field in ("model_type", "head_dim", "rotary_dim", "trained_length", "layer_rope", "rope", "softmax_scale",
                   "mrope_section"):
         assert hasattr(m, field)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         m.head_dim = 1                                        # frozen
     inv, a = m.rope["full_attention"].frequencies()
     assert inv.shape == (m.rope["full_attention"].rotary_dim // 2,) and inv.dtype == torch.float32

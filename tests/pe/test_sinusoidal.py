@@ -4,7 +4,8 @@ import math
 
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posviz.pe import sinusoidal as sn
 from posviz.validate import PosvizError

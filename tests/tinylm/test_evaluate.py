@@ -4,11 +4,11 @@ import math
 import pytest
 import torch
 
-from posviz.tinylm import evaluate as le
-from posviz.pe.rope import rope_inv_freq
-from posviz.tinylm.task import IGNORE
 from posviz.pe.learned import PositionOutOfRangeError
+from posviz.pe.rope import rope_inv_freq
+from posviz.tinylm import evaluate as le
 from posviz.tinylm.model import TinyConfig, TinyLM
+from posviz.tinylm.task import IGNORE
 from posviz.validate import PosvizError
 
 

@@ -2,12 +2,11 @@
 import pytest
 import torch
 
-from posviz.validate import PosvizError
-
+from posviz.pe import learned
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix
 from posviz.pe.rope import rope_inv_freq
-from posviz.pe import learned
 from posviz.tinylm.model import TRAINED_METHODS, PositionOutOfRangeError, TinyConfig, TinyLM, build
+from posviz.validate import PosvizError
 
 SMALL = dict(d_model=16, n_heads=2, max_length=16, t5_num_buckets=8, t5_max_distance=16)
 

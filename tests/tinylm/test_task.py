@@ -2,8 +2,8 @@
 import pytest
 import torch
 
-from posviz.validate import PosvizError
 from posviz.tinylm.task import BOS, IGNORE, answer_mask, make_batch
+from posviz.validate import PosvizError
 
 
 def test_targets_are_the_token_k_back():

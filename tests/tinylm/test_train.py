@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from posviz.tinylm import evaluate as lengtheval
-from posviz.tinylm import train
 from posviz.tinylm import model as tiny
+from posviz.tinylm import train
 from posviz.tinylm.model import TRAINED_METHODS
 
 MANIFEST = os.path.join(tiny.WEIGHTS_DIR, "MANIFEST.json")

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 import torch
-from conftest import markdown_tables
 from streamlit.testing.v1 import AppTest
 
+from harness.apptest import markdown_tables
 from posviz import views
 from posviz.ui import plotting
 
@@ -46,9 +46,10 @@ def test_markdown_table_escapes_and_reads_back():
 
 
 def _lazy_app():   # AppTest.from_function runs the body as a script: its imports live inside
+    import streamlit as st
+
     from posviz import ui
     from posviz.ui import frame
-    import streamlit as st
     frame.start()
     with ui.more("rope_steps") as box:
         if box.open:

@@ -9,7 +9,8 @@ import torch
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.relative import t5_relative_position_bucket
 from posviz.pe.rope import rope_inv_freq
-from posviz.tinylm import evaluate, model as tiny
+from posviz.tinylm import evaluate
+from posviz.tinylm import model as tiny
 from posviz.views import length as view
 
 

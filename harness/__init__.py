@@ -1,0 +1,5 @@
+"""Helpers shared by the tests and the benchmarks (never imported by the app).
+
+apptest: run a page headless with streamlit's AppTest and read what it drew.
+browser: start `streamlit run app.py` on a free port and drive Debian's Chromium with Playwright.
+"""
