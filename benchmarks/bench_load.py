@@ -1,17 +1,17 @@
 """posviz load benchmark over Streamlit's websocket protocol: prints numbers, asserts nothing.
 
-    python -m benchmarks.bench_load                  # all three parts
+    python -m benchmarks.bench_load                  # all four parts
     python -m benchmarks.bench_load --quick          # fewer reruns and sessions
-    python -m benchmarks.bench_load --only cpu       # or class, replicas; comma-separated for several
+    python -m benchmarks.bench_load --only cpu       # or class, replicas, floor; comma-separated
     python -m benchmarks.bench_load --json out.json  # also write every number
 
-The client is ../shared/tools/ws_load.py (beside this repository; POSVIZ_WS_LOAD overrides
-the path): one websocket per simulated visitor, speaking Streamlit's protobuf protocol like the
-browser (script runs, deltas, forward-message cache), no drawing. It runs as a subprocess with
---json; this script reads its summaries.
+The client is harness/ws_load.py (`python -m harness.ws_load --help`): one websocket per
+simulated visitor, speaking Streamlit's protobuf protocol like the browser (script runs, deltas,
+forward-message cache), no drawing. It runs as a subprocess with --json; this script reads its
+summaries.
 
   cpu       server CPU per rerun on every page of app.py's PAGES, one session on a fresh
-            `streamlit run` (tests/browser_util.app_server): sliders nudged 1-3 steps
+            `streamlit run` (harness.browser.app_server): sliders nudged 1-3 steps
             (--mode nudge) and a rerun with nothing changed (--mode same). Budgets of issue 12:
             nudge median over pages <= 60 ms, worst page <= 120 ms; same <= 25 ms.
   class     a lecture hall on one fresh process: 100 sessions over all pages, 3 slider moves
@@ -48,7 +48,6 @@ from harness.browser import app_server, page_paths
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 os.chdir(ROOT)
 
-WS_LOAD = pathlib.Path(os.environ.get("POSVIZ_WS_LOAD") or ROOT.parent / "shared" / "tools" / "ws_load.py")
 PARTS = ("cpu", "class", "replicas", "floor")
 BUDGET = dict(cpu_nudge_median_ms=60, cpu_nudge_worst_ms=120, cpu_same_worst_ms=25,
               class_first_load_p95_s=3, class_interaction_p95_s=1, class_errors=0)
@@ -60,18 +59,18 @@ class LoadError(RuntimeError):
 
 def ws_load(url, *, pages, sessions=1, interactions=10, mode="nudge", think=0.0, server_pid=None,
             timeout=600, run_timeout=120, query="lang=en", seed=1, ramp=0.0, barrier=True):
-    """Run ws_load.py once against url; return its JSON (summary + raw runs)."""
+    """Run harness.ws_load once against url; return its JSON (summary + raw runs)."""
     with tempfile.TemporaryDirectory(prefix="bench_load_") as tmp:
         out = pathlib.Path(tmp) / "ws_load.json"
-        cmd = [sys.executable, str(WS_LOAD), "--url", url, f"--page={','.join(pages)}", "--sessions", str(sessions),
-               "--interactions", str(interactions), "--mode", mode, "--think", str(think),
+        cmd = [sys.executable, "-m", "harness.ws_load", "--url", url, f"--page={','.join(pages)}",
+               "--sessions", str(sessions), "--interactions", str(interactions), "--mode", mode, "--think", str(think),
                "--timeout", str(timeout), "--run-timeout", str(run_timeout), f"--query={query}",
                "--seed", str(seed), "--ramp", str(ramp), "--json", str(out)] + ([] if barrier else ["--no-barrier"])
         if server_pid:
             cmd += ["--server-pid", str(server_pid)]
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout + 120)
         if not out.exists():
-            raise LoadError(f"ws_load.py failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
+            raise LoadError(f"harness.ws_load failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
         return json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -271,9 +270,9 @@ def part_replicas(quick):
                   f"{r['warmup_exceptions'][:3]}")
     mean = {n: statistics.mean([r["throughput"] or 0 for r in raw if r["replicas"] == n]) for n in (1, 2)}
     if mean[1] and mean[2]:
-        print(f"\n2 replicas vs 1: {mean[2]:.2f} vs {mean[1]:.2f} reruns/s (mean over the runs) = {mean[2] / mean[1]:.2f}× "
-              f"(this machine has {os.cpu_count()} cores, shared with whatever else runs: the replica cores column is "
-              f"the CPU the replicas actually got)", flush=True)
+        print(f"\n2 replicas vs 1: {mean[2]:.2f} vs {mean[1]:.2f} reruns/s (mean over the runs) = "
+              f"{mean[2] / mean[1]:.2f}× (this machine has {os.cpu_count()} cores, shared with whatever else runs: "
+              f"the replica cores column is the CPU the replicas actually got)", flush=True)
     return dict(runs=raw, mean_throughput=mean)
 
 
@@ -325,7 +324,8 @@ def part_floor(quick, pages=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--quick", action="store_true", help="fewer reruns (cpu), 30 sessions (class), less load (replicas)")
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer reruns (cpu), 30 sessions (class), less load (replicas)")
     ap.add_argument("--only", default=",".join(PARTS), help="comma-separated parts: " + ", ".join(PARTS))
     ap.add_argument("--json", help="write every number to this file")
     a = ap.parse_args()
@@ -333,10 +333,7 @@ def main():
     bad = [p for p in parts if p not in PARTS]
     if bad:
         ap.error(f"unknown part(s) {bad}; choose from {', '.join(PARTS)}")
-    if not WS_LOAD.is_file():
-        sys.exit(f"bench_load: the websocket load client is missing: {WS_LOAD} (expected ../shared/tools/ws_load.py "
-                 f"beside the repository, or set POSVIZ_WS_LOAD to its path)")
-    print(f"# posviz load benchmark (websocket protocol, {WS_LOAD.name}){' --quick' if a.quick else ''}\n\n"
+    print(f"# posviz load benchmark (websocket protocol, harness/ws_load.py){' --quick' if a.quick else ''}\n\n"
           f"{os.cpu_count()} CPUs, load average {loadavg()} at the start; numbers from a shared machine are noisy.",
           flush=True)
     out = {}
