@@ -1,4 +1,4 @@
-"""posviz performance benchmark: prints numbers, asserts nothing (budgets are in the README).
+"""posviz performance benchmark: prints numbers, asserts nothing (budgets: benchmarks/README.md).
 
     python -m benchmarks.bench_app            # everything
     python -m benchmarks.bench_app --quick    # fewer repetitions
@@ -22,6 +22,7 @@ import time
 from deploy import warm
 from harness.apptest import open_page
 from harness.browser import app_server, launch, page_paths, settle
+from posviz import scenes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 os.chdir(ROOT)
@@ -97,10 +98,11 @@ def _slider(page):
     return s.first if s.count() else None
 
 
+CHARTLESS = ("checks", "remember")     # pages without a chart
+
+
 def browser_side(pages, presses):
     from playwright.sync_api import sync_playwright
-
-    from posviz import scenes
 
     out = {"redraw_ms": {}, "scene_ms": {}, "load_s": {}}
     t_start = time.time()
@@ -114,87 +116,115 @@ def browser_side(pages, presses):
         out["rss_start_mb"] = _rss_mb(proc.pid)
         # first visit of each page on this cold server (what the first visitor of a plain `streamlit run`
         # waits for), then the server is warmed as deploy/serve.py and deploy/cluster.py warm it (pages and scenes)
-        out["load_cold_s"] = {}
-        for path in pages:
-            if path in ("checks", "remember"):
-                continue
-            t0 = time.time()
-            page.goto(f"{base}/{path}?lang=en")
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120000)
-            out["load_cold_s"][path or "overview"] = time.time() - t0
-            settle(page)
+        out["load_cold_s"] = _cold_loads(page, base, pages)
         t0 = time.time()
         out["warm_failed"] = sum(1 for r in warm.warm(base, scenes=True) if r[3])
         out["warm_s"] = time.time() - t0
         for path in pages:
-            t0 = time.time()
-            page.goto(f"{base}/{path}?lang=en")
-            if path not in ("checks", "remember"):     # pages without a chart
-                page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60000)
-                out["load_s"][path or "overview"] = time.time() - t0
-            settle(page)
-            name = (path or "overview").replace("-", "_")
-            n_scenes = len(scenes.SCENES.get(name, []))
-            times = []
-            for k in range(min(n_scenes, presses)):
-                t0 = page.evaluate("performance.now()")
-                page.keyboard.press("PageDown")
-                done = page.wait_for_function(SCENE_DONE_JS, arg=f"{k + 1}/{n_scenes}", timeout=30000, polling="raf")
-                times.append(done.json_value() - t0)
-                settle(page)
-            if times:
-                out["scene_ms"][path or "overview"] = statistics.median(times)
-            page.goto(f"{base}/{path}?lang=en")
-            settle(page)
-            s = _slider(page)
-            if s is None or page.locator(".js-plotly-plot").count() == 0:
-                continue
-            times = []
-            for k in range(presses):
-                s.focus()
-                t0 = page.evaluate(HOOK_JS)  # performance.now() in the page, plots hooked
-                page.keyboard.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
-                try:
-                    done = page.wait_for_function(REDRAWN_JS, timeout=5000, polling="raf").json_value()
-                    times.append(done - t0)
-                except Exception:  # noqa: BLE001  a press at a slider's end redraws nothing
-                    pass
-                settle(page)
-            if times:
-                out["redraw_ms"][path or "overview"] = statistics.median(times)
+            _measure_page(page, base, path, presses, out)
         out["rss_after_pages_mb"] = _rss_mb(proc.pid)
-        # 100 more reruns: on each page, open it and move its first slider 9 times
-        n = 0
-        for path in pages:
-            page.goto(f"{base}/{path}?lang={'zh' if n % 20 else 'en'}")
-            settle(page)
-            n += 1
-            s = _slider(page)
-            for k in range(9):
-                if s is None:
-                    break
-                s.focus()
-                page.keyboard.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
-                time.sleep(0.05)
-                settle(page)
-                n += 1
-        out["reruns"] = n
+        out["reruns"] = _more_reruns(page, base, pages)
         out["rss_after_100_reruns_mb"] = _rss_mb(proc.pid)
         browser.close()
     return out
 
 
+def _cold_loads(page, base, pages):
+    """Page load -> first chart (s) of each chart page, on the server's first visit."""
+    loads = {}
+    for path in pages:
+        if path in CHARTLESS:
+            continue
+        t0 = time.time()
+        page.goto(f"{base}/{path}?lang=en")
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120000)
+        loads[path or "overview"] = time.time() - t0
+        settle(page)
+    return loads
+
+
+def _measure_page(page, base, path, presses, out):
+    """On the warmed server: page load -> first chart, scene key -> scene drawn, slider key -> redrawn chart."""
+    key = path or "overview"
+    t0 = time.time()
+    page.goto(f"{base}/{path}?lang=en")
+    if path not in CHARTLESS:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60000)
+        out["load_s"][key] = time.time() - t0
+    settle(page)
+    times = _scene_times(page, path, presses)
+    if times:
+        out["scene_ms"][key] = statistics.median(times)
+    page.goto(f"{base}/{path}?lang=en")
+    settle(page)
+    times = _redraw_times(page, presses)
+    if times:
+        out["redraw_ms"][key] = statistics.median(times)
+
+
+def _scene_times(page, path, presses):
+    """ms from the scene key (PageDown) to the next scene drawn, for the page's first scenes."""
+    n_scenes = len(scenes.SCENES.get((path or "overview").replace("-", "_"), []))
+    times = []
+    for k in range(min(n_scenes, presses)):
+        t0 = page.evaluate("performance.now()")
+        page.keyboard.press("PageDown")
+        done = page.wait_for_function(SCENE_DONE_JS, arg=f"{k + 1}/{n_scenes}", timeout=30000, polling="raf")
+        times.append(done.json_value() - t0)
+        settle(page)
+    return times
+
+
+def _redraw_times(page, presses):
+    """ms from a key press on the page's first slider to its charts redrawn (none without a slider or chart)."""
+    s = _slider(page)
+    if s is None or page.locator(".js-plotly-plot").count() == 0:
+        return []
+    times = []
+    for k in range(presses):
+        s.focus()
+        t0 = page.evaluate(HOOK_JS)  # performance.now() in the page, plots hooked
+        page.keyboard.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
+        try:
+            done = page.wait_for_function(REDRAWN_JS, timeout=5000, polling="raf").json_value()
+            times.append(done - t0)
+        except Exception:  # noqa: BLE001  a press at a slider's end redraws nothing
+            pass
+        settle(page)
+    return times
+
+
+def _more_reruns(page, base, pages):
+    """About 100 more reruns: on each page, open it and move its first slider 9 times. Returns how many."""
+    n = 0
+    for path in pages:
+        page.goto(f"{base}/{path}?lang={'zh' if n % 20 else 'en'}")
+        settle(page)
+        n += 1
+        s = _slider(page)
+        for k in range(9):
+            if s is None:
+                break
+            s.focus()
+            page.keyboard.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
+            time.sleep(0.05)
+            settle(page)
+            n += 1
+    return n
+
+
 def rope_speed():
     """benchmarks/rope_speed.py's report (apply_rope vs x.clone() and Hugging Face)."""
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "rope_speed.py")],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run([sys.executable, "-m", "benchmarks.rope_speed"], capture_output=True, text=True, cwd=ROOT)
     return (r.stdout + r.stderr).strip()
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--skip-browser", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (3 reruns, 5 key presses per page)")
+    ap.add_argument("--skip-browser", action="store_true", help="AppTest and rope_speed only, no Chromium")
     args = ap.parse_args()
     pages = page_paths()
     n = 3 if args.quick else 7
@@ -202,7 +232,8 @@ def main():
     print(f"{'page':<14}{'rerun default ms':>18}{'rerun max ms':>14}{'payload default KB':>20}{'payload max KB':>16}")
     for r in rows:
         print(f"{r['page']:<14}{r['rerun_default_ms']:>18.1f}{r['rerun_max_ms']:>14.1f}"
-              f"{r['payload_default_kb']:>20.1f}{r['payload_max_kb']:>16.1f}" + ("  EXCEPTION" if r["exception"] else ""))
+              f"{r['payload_default_kb']:>20.1f}{r['payload_max_kb']:>16.1f}"
+              + ("  EXCEPTION" if r["exception"] else ""))
     result = {"pages": rows}
     if not args.skip_browser:
         b = browser_side(pages, 5 if args.quick else 9)

@@ -15,8 +15,8 @@ from posviz.views import models as view
 
 
 def table():
-    rows = ["| model | released | model_type | head_dim | rotary | θ | scaling | trained → max | layers | softmax scale "
-            "| layer types checked | max rel. diff vs transformers |",
+    rows = ["| model | released | model_type | head_dim | rotary | θ | scaling | trained → max | layers "
+            "| softmax scale | layer types checked | max rel. diff vs transformers |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     worst = 0.0
     for r in view.table_rows("released"):
@@ -27,8 +27,9 @@ def table():
         pattern = " · ".join(f"{n} {k}" for k, n in r["pattern"].items())
         scaling = r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else "")
         checked = ", ".join(row[0] for row in c.get("rows", [])) or c.get("error", "")
-        rows.append(f"| [{r['name']}]({r['source'].split(' ')[0]}) | {r['released']} | {e['model_type']} | {r['head_dim']} "
-                    f"| {r['rotary_dim']} | {r['theta']} | {scaling} | {r['trained']:,} → {r['max_length']:,} | {pattern} "
+        rows.append(f"| [{r['name']}]({r['source'].split(' ')[0]}) | {r['released']} | {e['model_type']} "
+                    f"| {r['head_dim']} | {r['rotary_dim']} | {r['theta']} | {scaling} "
+                    f"| {r['trained']:,} → {r['max_length']:,} | {pattern} "
                     f"| {r['softmax']:.4f} | {checked} | {rel:.1e} |")
     version = view.transformers_check(view.entry(gallery.KEYS[0])["config_json"])["version"]
     head = (f"# Gallery: posviz vs transformers {version}\n\n{len(gallery.KEYS)} models; worst max relative difference "

@@ -53,7 +53,8 @@ def main(argv=None):
             for path in args.paths:
                 path = "" if path in ("", "overview") else path
                 for lang in args.langs.split(","):
-                    q = f"lang={lang}" + ("&present=1" if view == "present" else "") + (f"&{args.query}" if args.query else "")
+                    q = (f"lang={lang}" + ("&present=1" if view == "present" else "")
+                         + (f"&{args.query}" if args.query else ""))
                     page = ctx.new_page()
                     page.goto(f"{base}/{path}?{q}")
                     settle(page)
@@ -70,7 +71,8 @@ def main(argv=None):
                     page.wait_for_timeout(1200)
                     page.screenshot(path=os.path.join(args.out, name))
                     page.set_viewport_size(size)
-                    slices = _slice(os.path.join(args.out, name), size["height"] * VIEWS[view].get("device_scale_factor", 1))
+                    scale = VIEWS[view].get("device_scale_factor", 1)
+                    slices = _slice(os.path.join(args.out, name), size["height"] * scale)
                     flag = "" if not (exc or err or wide) else f"  exceptions={exc} errors={err} wide_plots={wide}"
                     problems += bool(flag)
                     print(f"{name} ({slices} slices){flag}")
