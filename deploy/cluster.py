@@ -14,11 +14,11 @@ reconnects by itself; the view is in the URL). Every response carries `X-Posviz-
 Before the balancer starts, every replica opens each page and each scene once per language and
 mode (deploy/warm.py; --warm pages|none for less), so that a class finds its caches full.
 
-Each replica runs with the flags of tests/browser_util.app_server. Logs, the rendered config,
+Each replica runs with the flags of harness.browser.app_server. Logs, the rendered config,
 HAProxy's runtime-API socket and a state file (pids) live in the run folder,
 $TMPDIR/posviz-cluster-PORT/. Missing haproxy is an error before anything starts.
 
-From Python (tests/app/test_cluster.py, benchmarks/bench_load.py):
+From Python (the cluster test, benchmarks/bench_load.py):
 
     from deploy.cluster import Cluster
     with Cluster(2) as c:            # a free port; c.url is http://127.0.0.1:PORT
@@ -75,7 +75,7 @@ def find_haproxy(explicit=None):
 
 
 def replica_command(port, python=sys.executable):
-    """`streamlit run app.py` with the flags of tests/browser_util.app_server, on 127.0.0.1:port."""
+    """`streamlit run app.py` with the flags of harness.browser.app_server, on 127.0.0.1:port."""
     return [python, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
             "--browser.gatherUsageStats", "false"]
