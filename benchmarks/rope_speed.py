@@ -41,9 +41,12 @@ def seed_reference(x, position_ids, base=10000.0):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=21)
-    ap.add_argument("--shape", type=int, nargs=4, default=[1, 32, 4096, 128])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--reps", type=int, default=21, help="timed calls of each variant (default 21)")
+    ap.add_argument("--shape", type=int, nargs=4, default=[1, 32, 4096, 128], metavar=("N", "H", "L", "D"),
+                    help="the tensor's shape (default 1 32 4096 128)")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own)")
     args = ap.parse_args()
     if args.threads:
