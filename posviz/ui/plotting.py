@@ -137,7 +137,7 @@ def plot(builder, *args, key, csv=True, **kwargs):
     screen and the export share one colour scale."""
     fig = spec(builder, *args, **kwargs)
     # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
-    # (frame.client_script). No wrapping container: every element costs server CPU on every rerun.
+    # (scenes.client_script). No wrapping container: every element costs server CPU on every rerun.
     st.plotly_chart(_Built(style.one_pass(fig, key, present(), phone())), key=key, theme=None,
                     config=plot_config(key))
     if csv:
