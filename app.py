@@ -6,7 +6,8 @@ import streamlit as st
 import torch
 
 from posviz import ui
-from posviz.ui import frame
+from posviz.ui import frame, scenes, slots
+from posviz.ui.sidebar import sidebar
 
 # Every tensor here is small: one thread per op avoids thread-pool overhead and keeps
 # concurrent sessions from fighting over the cores.
@@ -31,14 +32,14 @@ PAGES = [
     ("app_pages/remember.py", "remember", "lab"),
 ]
 
-with frame.run_slot():   # a few runs at a time in this process, in turn (see frame.MAX_RUNS)
+with slots.run_slot():   # a few runs at a time in this process, in turn (see slots.MAX_RUNS)
     st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
                        initial_sidebar_state="collapsed" if ui.present() else "auto")
     frame.start()
-    frame.client_script()
+    scenes.client_script()
 
     current = frame.navigation(PAGES)
     current.run()
     # after the page: the share box shows the URL as this run left it, never one interaction behind
-    frame.sidebar(current.url_path)
+    sidebar(current.url_path)
     frame.finish()

@@ -1,12 +1,14 @@
 """The only streamlit importer: the page frame, URL-bound widgets and plotting.
 
-frame: navigation, language, lecture mode, scenes, share box; widgets: URL binding;
-plotting: plot (cached figures, export), the formula-and-code box, error display.
+frame: language, lecture mode, stylesheets, navigation; scenes: page header, scene buttons, the browser
+script; sidebar: language switch, lecture mode, share box; slots: how many runs at once; widgets: URL
+binding; plotting: plot (cached figures, export), the formula-and-code box, error display.
 Imports posviz.views (its cache), figures, text and scenes.
 """
-from posviz.ui.frame import header, lang, page, present, t
+from posviz.ui.frame import lang, page, present, t
 from posviz.ui.plotting import diagram, explain, formulas, guard, plot, table
+from posviz.ui.scenes import header
 from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "page", "present", "t", "diagram", "explain", "formulas", "guard", "plot", "table", "more", "multiselect", "number", "radio",
-           "select", "select_slider", "slider", "text_input", "toggle"]
+__all__ = ["header", "lang", "page", "present", "t", "diagram", "explain", "formulas", "guard", "plot", "table",
+           "more", "multiselect", "number", "radio", "select", "select_slider", "slider", "text_input", "toggle"]

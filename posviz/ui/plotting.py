@@ -7,7 +7,7 @@ import importlib
 import inspect
 import re
 
-import pandas  # noqa: F401  imported whole before any session runs: plotly reads sys.modules["pandas"]
+import pandas
 import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
@@ -18,6 +18,9 @@ from posviz.ui.frame import lang, phone, present, t
 from posviz.validate import PosvizError
 
 views.install(st.cache_data, st.cache_resource)
+
+# plotly reads sys.modules["pandas"] while it builds a figure: imported whole here, before any session runs.
+_IMPORTED_WHOLE = pandas
 
 
 # ---------------------------------------------------------------- errors
@@ -118,7 +121,7 @@ class _Built(go.Figure):
     figures were validated when they were built and cached as dicts, so this shim hands that dict
     over directly: the rerun only pays for the JSON encoding (orjson)."""
 
-    def __init__(self, spec):  # noqa: D107  (deliberately not go.Figure.__init__: no validation)
+    def __init__(self, spec):  # deliberately not go.Figure.__init__: no validation
         self._posviz_spec = spec
 
     def to_dict(self):
@@ -137,7 +140,7 @@ def plot(builder, *args, key, csv=True, **kwargs):
     screen and the export share one colour scale."""
     fig = spec(builder, *args, **kwargs)
     # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
-    # (frame.client_script). No wrapping container: every element costs server CPU on every rerun.
+    # (scenes.client_script). No wrapping container: every element costs server CPU on every rerun.
     st.plotly_chart(_Built(style.one_pass(fig, key, present(), phone())), key=key, theme=None,
                     config=plot_config(key))
     if csv:

@@ -7,7 +7,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 # The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
 # whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
-ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/frame.py", "script")}
+ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
 
 
 def _calls(path):
@@ -101,7 +101,7 @@ def test_user_text_widgets_are_capped():
 
 def test_the_frame_script_takes_only_scene_data():
     """The scroll target written into the frame's script is set in one place, from posviz.scenes."""
-    src = (ROOT / "posviz" / "ui" / "frame.py").read_text(encoding="utf-8")
+    src = (ROOT / "posviz" / "ui" / "scenes.py").read_text(encoding="utf-8")
     writes = [line.strip() for line in src.splitlines() if '"_scene_show"] =' in line]
     assert writes == ['st.session_state["_scene_show"] = (sc.get("show"), time.time())']
     assert "sc = SCENES[page][index]" in src

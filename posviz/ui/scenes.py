@@ -1,0 +1,97 @@
+"""The page header and its scenes: previous / next buttons over a page's scenes (posviz.scenes data),
+and the frame's browser script that walks them and shows the figure each one talks about.
+"""
+import json
+import logging
+import time
+
+import streamlit as st
+
+from posviz import text
+from posviz.scenes import SCENES
+from posviz.ui.frame import asset, t
+
+# Scenes set bound widgets through session state by design; Streamlit logs a warning for
+# each such widget that also has a default value. Keep the server log readable.
+logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
+
+
+def header(page):
+    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+    st.title(t(f"{page}.title"))
+    st.markdown(t(f"{page}.intro"))
+    if text.has(f"{page}.sources"):
+        st.caption(t(f"{page}.sources"))
+    scenes(page)
+
+
+def _apply_scene(page, index, keep=()):
+    """Set the page's widgets to scene `index` (0-based), except the keys in `keep`."""
+    sc = SCENES[page][index]
+    for k, v in sc["values"].items():
+        if k not in keep:
+            st.session_state[k] = v
+    st.session_state[f"{page}_scene"] = index
+    st.session_state["_scene_show"] = (sc.get("show"), time.time())
+
+
+def _scene_from_url(page, n):
+    """?scene=N (1-based) opens the page at scene N when the link brings a number this session did not
+    write itself; widget values that the link also carries win over the scene's (what the sender saw)."""
+    written = st.session_state.setdefault("_scene_in_url", {})
+    raw = st.query_params.get("scene")
+    if raw is None or written.get(page) == raw:
+        return
+    written[page] = raw
+    try:
+        index = int(raw) - 1
+    except ValueError:
+        return
+    if 0 <= index < n:
+        _apply_scene(page, index, keep=set(st.query_params.keys()))
+
+
+def scenes(page):
+    """Previous / next buttons over the page's scenes (posviz.scenes); a scene sets the page's widgets,
+    the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about."""
+    items = SCENES.get(page)
+    if not items:
+        return
+    n = len(items)
+    _scene_from_url(page, n)
+    cur = st.session_state.get(f"{page}_scene", -1)
+    row = st.container(horizontal=True, vertical_alignment="center", key="scenes_nav")
+    row.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
+               on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
+    row.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
+               on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:",
+               type="primary" if cur < 0 else "secondary")
+    if cur >= 0:
+        if st.query_params.get("scene") != str(cur + 1):
+            st.query_params["scene"] = str(cur + 1)
+        st.session_state["_scene_in_url"][page] = str(cur + 1)
+        st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
+    else:
+        row.container(key="scene_hint").caption(t("ui.scene_hint", n=n))
+
+
+# The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one
+# history entry per user action, a key press or a click (Streamlit pushes one per query-parameter write,
+# and a scene's runs write several; counting script runs instead lost the race when a rerun followed
+# fast), takes the scene keys before any focused widget does (Alt+arrow, and PageDown / PageUp of a
+# presenter's clicker), and scrolls to and marks the figure a scene talks about. Its two values go where
+# the file has `[%s, %s]` (the scene's target, as JSON, and the time it was chosen): any other percent
+# sign in the file is written `%%`.
+_CLIENT_JS = "<script>\n" + asset("scenes.js") + "</script>"
+
+
+def client_script():
+    """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
+    scene that was just chosen (a scene's on_click ran before this run; the time it was chosen makes the
+    browser run the script again)."""
+    show = st.session_state.pop("_scene_show", None)        # (a key of posviz.scenes data, time), never user text
+    target = json.dumps(show[0]) if show and show[0] else "null"
+    # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
+    # figure would send the same element and the browser would not scroll again.
+    script = _CLIENT_JS % (target, repr(float(show[1])) if show else "0")
+    st.html(script, unsafe_allow_javascript=True)
