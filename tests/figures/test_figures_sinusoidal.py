@@ -208,7 +208,7 @@ def test_every_figure_is_valid_plotly(values, title):
 
 
 def test_titles_wrap_under_the_toolbar():
-    """A long title wraps (panels.wrap) and the top margin grows with its lines, as panels.title_on_top does."""
+    """A long title wraps (style.wrap) and the top margin grows with its lines (style.layout, title_at="phone")."""
     short = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=SIM)
     long = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=dict(SIM, title=LONG_TITLE))
     assert short.layout.title.yref == "container" and short.layout.title.text == "t"
