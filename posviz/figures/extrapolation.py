@@ -79,7 +79,8 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     turns = lam <= l_train
     data = [{"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(lam[mask]), "mode": "markers", "name": name,
              "marker": {"color": color, "size": 8}, "hovertemplate": "i=%{x}<br>λ=%{y:.4g}<extra></extra>"}
-            for mask, name, color in ((turns, labels["turns"], SEEN_COLOR), (~turns, labels["never_turns"], NEVER_COLOR))]
+            for mask, name, color in ((turns, labels["turns"], SEEN_COLOR),
+                                      (~turns, labels["never_turns"], NEVER_COLOR))]
     if scaled is not None:
         data.append({"type": "scatter", "x": style.f32(i), "y": style.f32(_np(scaled)), "mode": "markers",
                      "name": labels["scaled"], "marker": {"color": "#000000", "size": 7, "symbol": "circle-open"},

@@ -111,7 +111,8 @@ def seat_integer(p, integer, normalised, train_length, *, labels, height=440):
     for y, name, color in ((integer, labels["int"], style.PALETTE[7]), (normalised, labels["norm"], style.PALETTE[0])):
         xs, ys = style.line_xy(p, y)
         data.append({"type": "scatter", "x": xs, "y": ys, "name": name, "line": {"color": color, "width": 2.5}})
-    shapes = [_vline(train_length, {"color": "#555555", "dash": "dash"}), _hline(1, {"color": "#555555", "dash": "dot"})]
+    shapes = [_vline(train_length, {"color": "#555555", "dash": "dash"}),
+              _hline(1, {"color": "#555555", "dash": "dot"})]
     notes = [{"x": train_length, "y": 1, "xref": "x", "yref": "y domain", "text": labels["train"], "showarrow": False,
               "xanchor": "left", "yanchor": "top"},
              {"x": 1, "y": 0, "xref": "x domain", "yref": "y", "text": labels["emb"], "showarrow": False,

@@ -202,19 +202,19 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
          "marker": {"size": sizes, "color": Q_COLOR}, "hoverinfo": "skip"},
         {**k0, "mode": "lines+markers", "name": labels["k"], "line": {"color": K_COLOR, "width": 4},
          "marker": {"size": list(sizes), "color": K_COLOR}, "hoverinfo": "skip"},
-        {"type": "scatter", "x": sx, "y": sy, "mode": "lines+markers", "line": {"color": style.PALETTE[2], "width": 2.5},
-         "marker": {"size": 5}, "name": labels["score"], "xaxis": "x2", "yaxis": "y2",
-         "hovertemplate": "t=%{x}<br>score=%{y:.4f}<extra></extra>"},
+        {"type": "scatter", "x": sx, "y": sy, "mode": "lines+markers",
+         "line": {"color": style.PALETTE[2], "width": 2.5}, "marker": {"size": 5}, "name": labels["score"],
+         "xaxis": "x2", "yaxis": "y2", "hovertemplate": "t=%{x}<br>score=%{y:.4f}<extra></extra>"},
         {**now0, "mode": "markers", "xaxis": "x2", "yaxis": "y2", "name": labels["now"], "hoverinfo": "skip",
          "marker": {"size": 15, "color": style.PALETTE[3], "symbol": "diamond"}},
-        {**text0, "mode": "text", "textposition": "middle right", "hoverinfo": "skip",           # the figure's font size
+        {**text0, "mode": "text", "textposition": "middle right", "hoverinfo": "skip",    # in the figure's font size
          "showlegend": False, "name": "step", "xaxis": "x3", "yaxis": "y3"},
     ]
     # the caption is a text trace (not the title): frames carry data only
     frames = [{"name": str(t), "traces": [1, 2, 4, 5], "data": frame_data(t)} for t in range(t_count)]
     play = {"label": labels["play"], "method": "animate",
-            "args": [None, {"mode": "immediate", "transition": {"duration": 0}, "frame": {"duration": 200, "redraw": True},
-                            "fromcurrent": True}]}
+            "args": [None, {"mode": "immediate", "transition": {"duration": 0},
+                            "frame": {"duration": 200, "redraw": True}, "fromcurrent": True}]}
     pause = {"label": labels["pause"], "method": "animate",
              "args": [[None], {"mode": "immediate", "transition": {"duration": 0},
                                "frame": {"duration": 0, "redraw": False}}]}

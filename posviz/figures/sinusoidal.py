@@ -86,8 +86,8 @@ def fingerprint_table(pe, position, *, labels):
     pe = style.f32(pe)
     length, dim = pe.shape
     keep = style.decimate_axis(length, MAX_POSITIONS_SHOWN)
-    tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1], colorbar_title=labels["value"],
-                 hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
+    tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1],
+                 colorbar_title=labels["value"], hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
     shapes = [_vline(position, {"color": "#111111", "width": 2})] if 0 <= position < length else []
     return figure([tr], style.layout(labels, height=HEIGHT, showlegend=False, yaxis={"autorange": "reversed"},
                                      shapes=shapes))
@@ -100,7 +100,8 @@ def fingerprint_column(values, *, labels):
     dim = len(fp)
     colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0]).tolist()
     tr = {"type": "bar", "x": fp, "y": np.arange(dim), "orientation": "h", "marker": {"color": colors},
-          "name": labels["title"], "showlegend": False, "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
+          "name": labels["title"], "showlegend": False,
+          "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
     return figure([tr], style.layout({"title": labels["title"], "x": "PE", "y": labels["y"]}, height=HEIGHT,
                                      showlegend=False, narrow=True, xaxis={"range": [-1.1, 1.1]},
                                      yaxis={"autorange": "reversed"}))
@@ -183,8 +184,9 @@ def hand_circle(pe, *, labels):
     # x axis = cos (second coordinate), y axis = sin (first): angle p*w counted from the top.
     data = [{"type": "scatter", "x": np.cos(t).astype(np.float32), "y": np.sin(t).astype(np.float32), "mode": "lines",
              "line": {"color": "#bbbbbb", "width": 1}, "hoverinfo": "skip", "showlegend": False},
-            {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text", "text": [f"p={p}" for p in range(n)],
-             "textposition": "middle right", "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
+            {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text",
+             "text": [f"p={p}" for p in range(n)], "textposition": "middle right",
+             "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
              "hovertemplate": "sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"}]
     return figure(data, style.layout({"title": labels["title"], "x": "cos(pω)", "y": "sin(pω)"}, height=400,
                                      showlegend=False, narrow=True, xaxis={"range": [-1.6, 1.6]},
@@ -228,8 +230,8 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
     if length > max_length:   # fig.add_vrect(..., annotation_position="top left")
         shapes.append({"type": "rect", "x0": max_length - 0.5, "x1": length - 0.5, "xref": "x", "y0": 0, "y1": 1,
                        "yref": "y domain", "fillcolor": style.PALETTE[3], "opacity": 0.08, "line": {"width": 0}})
-        notes.append({"text": labels["no_row"], "showarrow": False, "x": max_length - 0.5, "xref": "x", "xanchor": "left",
-                      "y": 1, "yref": "y domain", "yanchor": "top"})
+        notes.append({"text": labels["no_row"], "showarrow": False, "x": max_length - 0.5, "xref": "x",
+                      "xanchor": "left", "y": 1, "yref": "y domain", "yanchor": "top"})
     shapes.append(_hline(max_length - 1, {"color": "#777777", "dash": "dash", "width": 1}))
     notes.append({"text": labels["last_row"].format(r=max_length - 1), "showarrow": False, "x": 0, "xref": "x domain",
                   "xanchor": "left", "y": max_length - 1, "yref": "y", "yanchor": "bottom"})

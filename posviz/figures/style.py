@@ -257,9 +257,9 @@ def presentation(fig):
     fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_layout(legend=dict(font=dict(size=PRESENT_MIN)), hoverlabel=dict(font_size=PRESENT_MIN))
-    fig.update_coloraxes(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
-    fig.for_each_trace(lambda tr: tr.update(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
-                       if hasattr(tr, "colorbar") else None)
+    colorbar = dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN))
+    fig.update_coloraxes(colorbar=colorbar)
+    fig.for_each_trace(lambda tr: tr.update(colorbar=colorbar) if hasattr(tr, "colorbar") else None)
     fig.for_each_annotation(lambda a: a.update(font=dict(size=max(a.font.size or 0, PRESENT_MIN))))
     if fig.layout.polar is not None:
         fig.update_polars(radialaxis_tickfont_size=PRESENT_MIN, angularaxis_tickfont_size=PRESENT_MIN)
