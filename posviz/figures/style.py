@@ -106,8 +106,7 @@ def _title(title, place, *, height, narrow, subtitle, automargin):
     text = {"text": title, "x": 0.01, "xanchor": "left"} if title else {}
     if place == "top":
         return {**text, "y": 0.985, "yanchor": "top"}, 64
-    if place != "toolbar":
-        raise ValueError(f"title_at={place!r}")
+    assert place == "toolbar", place
     spec = {**text, "yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": MODEBAR_PX - 6}}
     if automargin:
         spec["automargin"] = True
