@@ -100,6 +100,7 @@ def _title(title, place, *, height, narrow, subtitle, automargin):
     if place == "plot":
         if not title:
             return None, 30
+        # plotly anchors a two-line title by its first line: the pad leaves room for the subtitle's
         text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
         return ({"text": text, "x": 0.01, "xanchor": "left", "yref": "paper", "y": 1, "yanchor": "bottom",
                  "pad": {"b": 30 if subtitle else 12}}, 105 if subtitle else 75)
