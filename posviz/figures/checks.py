@@ -45,32 +45,37 @@ def _neg(x):
     return exact_latex({"a": [-x["a"][0], x["a"][1]], "b": [-x["b"][0], x["b"][1]], "r": x["r"]})
 
 
+def _rows(*rows):
+    """Rows of one display formula, aligned at their &."""
+    return r"\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}"
+
+
 def worked_latex(prob):
     """The worked answer, one display formula per item, each broken into short aligned rows (a phone is
     ~20 symbols wide): the angles, R(pθ)q, R(sθ)k (or k), the score as a dot product, and the closed form
     (q·k) cos φ + (q₂k₁ − q₁k₂) sin φ with its numbers."""
     q, k = [str(v) for v in prob["q"]], [str(v) for v in prob["k"]]
     qr, kr = [exact_latex(x) for x in prob["q_rot"]], [exact_latex(x) for x in prob["k_rot"]]
-    rows = lambda *r: r"\begin{aligned}" + r"\\ ".join(r) + r"\end{aligned}"     # noqa: E731
-    lines = [rows(rf"\theta&={angle_latex(prob['theta'])}", rf"p\theta&={angle_latex(prob['angle_p'])}",
-                  rf"s\theta&={angle_latex(prob['angle_s'])}"),
-             rows(rf"R(p\theta)\,q&={_rotation(prob['cos_p'], prob['sin_p'])}{_col(q)}", rf"&={_col(qr)}")]
+    lines = [_rows(rf"\theta&={angle_latex(prob['theta'])}", rf"p\theta&={angle_latex(prob['angle_p'])}",
+                   rf"s\theta&={angle_latex(prob['angle_s'])}"),
+             _rows(rf"R(p\theta)\,q&={_rotation(prob['cos_p'], prob['sin_p'])}{_col(q)}", rf"&={_col(qr)}")]
     if prob["only_q"]:
         lines.append(rf"k={_col(k)}")
         score = r"(R(p\theta)q)^\top k"
         phi = (r"\varphi&=-p\theta", rf"&={angle_latex(prob['phi'])}")
     else:
-        lines.append(rows(rf"R(s\theta)\,k&={_rotation(prob['cos_s'], prob['sin_s'])}{_col(k)}", rf"&={_col(kr)}"))
+        lines.append(_rows(rf"R(s\theta)\,k&={_rotation(prob['cos_s'], prob['sin_s'])}{_col(k)}", rf"&={_col(kr)}"))
         score = r"(R(p\theta)q)^\top R(s\theta)k"
         phi = (r"\varphi&=(s-p)\theta", rf"&={angle_latex(prob['phi'])}")
     if prob["phi"]["pi"] != prob["phi_wrapped"]["pi"]:
         phi = (phi[0], phi[1] + rf"\equiv {angle_latex(prob['phi_wrapped'])}")
     f = [exact_latex(x, factor=True) for x in prob["q_rot"] + prob["k_rot"]]
-    lines.append(rows(rf"&{score}", rf"&={f[0]}\cdot{f[2]}", rf"&\quad+{f[1]}\cdot{f[3]}",
-                      rf"&={exact_latex(prob['score'])}"))
+    lines.append(_rows(rf"&{score}", rf"&={f[0]}\cdot{f[2]}", rf"&\quad+{f[1]}\cdot{f[3]}",
+                       rf"&={exact_latex(prob['score'])}"))
     c, s = exact_latex(prob["cos_phi"], factor=True), exact_latex(prob["sin_phi"], factor=True)
     sign = "+" if prob["cross"] >= 0 else "-"
-    lines.append(rows(rf"q\cdot k&={prob['dot']}", rf"q_2k_1-q_1k_2&={prob['cross']}", *phi))
-    lines.append(rows(rf"&{prob['dot']}\cos\varphi{sign}{abs(prob['cross'])}\sin\varphi",
-                      rf"&={prob['dot']}\cdot{c}{sign}{abs(prob['cross'])}\cdot{s}", rf"&={exact_latex(prob['closed'])}"))
+    lines.append(_rows(rf"q\cdot k&={prob['dot']}", rf"q_2k_1-q_1k_2&={prob['cross']}", *phi))
+    lines.append(_rows(rf"&{prob['dot']}\cos\varphi{sign}{abs(prob['cross'])}\sin\varphi",
+                       rf"&={prob['dot']}\cdot{c}{sign}{abs(prob['cross'])}\cdot{s}",
+                       rf"&={exact_latex(prob['closed'])}"))
     return lines

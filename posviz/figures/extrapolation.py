@@ -11,8 +11,7 @@ import numpy as np
 
 from posviz.figures import style
 
-_layout = style.legend_below_layout     # the title above, the legend below the plot
-
+PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
 # One colour per method on every figure of the page (Okabe-Ito); layer types take the rest in turn.
 METHOD_COLORS = {"default": "#000000", "linear": style.PALETTE[0], "ntk": style.PALETTE[1],
                  "dynamic": style.PALETTE[4], "yarn": style.PALETTE[2], "llama3": style.PALETTE[3],
@@ -34,10 +33,6 @@ def _np(a, dtype=np.float64):
 
 def _color(key, i):
     return METHOD_COLORS.get(key, SERIES[i % len(SERIES)])
-
-
-
-
 
 
 def _hline(shapes, notes, y, text, dash, color="#444", log=False, opacity=None):
@@ -84,7 +79,8 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     turns = lam <= l_train
     data = [{"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(lam[mask]), "mode": "markers", "name": name,
              "marker": {"color": color, "size": 8}, "hovertemplate": "i=%{x}<br>λ=%{y:.4g}<extra></extra>"}
-            for mask, name, color in ((turns, labels["turns"], SEEN_COLOR), (~turns, labels["never_turns"], NEVER_COLOR))]
+            for mask, name, color in ((turns, labels["turns"], SEEN_COLOR),
+                                      (~turns, labels["never_turns"], NEVER_COLOR))]
     if scaled is not None:
         data.append({"type": "scatter", "x": style.f32(i), "y": style.f32(_np(scaled)), "mode": "markers",
                      "name": labels["scaled"], "marker": {"color": "#000000", "size": 7, "symbol": "circle-open"},
@@ -93,7 +89,8 @@ def wavelength_figure(wavelengths, l_train, l_target, *, labels, scaled=None, he
     _hline(shapes, notes, l_train, labels["l_train"], "solid", log=True)
     if l_target != l_train:
         _hline(shapes, notes, l_target, labels["l_target"], "dash", NEVER_COLOR, log=True)
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,
+                                           yaxis=LOG_AXIS))
 
 
 def phase_figure(seen, needed, never_seen, *, labels, height=460):
@@ -108,8 +105,8 @@ def phase_figure(seen, needed, never_seen, *, labels, height=460):
         data.append({"type": "scatter", "x": style.f32(i[mask]), "y": style.f32(needed[mask]), "mode": "markers",
                      "name": name, "marker": {"color": color, "size": 9, "symbol": symbol},
                      "hovertemplate": "i=%{x}<br>%{y:.3f}<extra></extra>"})
-    return style.figure(data, _layout(labels, height=height, bargap=0.15,
-                                     yaxis={"range": [0, 1.08], "tickformat": ".0%"}))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, bargap=0.15,
+                                           yaxis={"range": [0, 1.08], "tickformat": ".0%"}))
 
 
 def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, sections=None, height=540):
@@ -134,7 +131,8 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
         data.append({"type": "scatter", "x": style.f32(np.arange(y.size)), "y": style.f32(y), "mode": "lines+markers",
                      "name": name, "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 2},
                      "marker": {"size": 4}, "hovertemplate": name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"})
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, yaxis=LOG_AXIS))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,
+                                           yaxis=LOG_AXIS))
 
 
 def ratio_figure(ratio, bands, factor, *, labels, height=450):
@@ -151,8 +149,8 @@ def ratio_figure(ratio, bands, factor, *, labels, height=450):
     if factor > 1:
         _hline(shapes, notes, 1.0 / factor, labels["one_over"], "dot")
     top = max(1.08, float(r.max()) * 1.05) if r.size else 1.08
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, bargap=0.1,
-                                     barmode="overlay", yaxis={"range": [0, top]}))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,
+                                           bargap=0.1, barmode="overlay", yaxis={"range": [0, top]}))
 
 
 def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, switch=None, height=520):
@@ -178,7 +176,8 @@ def decay_figure(distances, curves, l_train, l_target, *, labels, shown=None, sw
     if switch is not None and switch not in (l_train, l_target):
         _vline(shapes, notes, switch, labels.get("switch", ""), "dot", style.PALETTE[4], log=True, y=0.5,
                yanchor="middle")
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, annotations=notes, xaxis=LOG_AXIS))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,
+                                           xaxis=LOG_AXIS))
 
 
 def temperature_figure(positions, scale, *, labels, height=340):
@@ -187,4 +186,4 @@ def temperature_figure(positions, scale, *, labels, height=340):
     data = [{"type": "scatter", "x": style.f32(p), "y": style.f32(s), "mode": "lines", "name": labels.get("name", ""),
              "line": {"color": style.PALETTE[3], "width": 2, "shape": "hv"},
              "hovertemplate": "p=%{x:.0f}<br>τ=%{y:.4f}<extra></extra>"}]
-    return style.figure(data, _layout(labels, height=height, xaxis=LOG_AXIS))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, xaxis=LOG_AXIS))

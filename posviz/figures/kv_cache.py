@@ -2,14 +2,14 @@
 and the positions the last decode step actually used.
 
 Arrays and one `labels` dict in, go.Figure out. Titles sit below plotly's toolbar and wrap on a
-phone (panels.top_title); legends are horizontal, under the plot. The figures are
+phone (style.layout); legends are horizontal, under the plot. The figures are
 written as plain dicts and wrapped without plotly's validation (it costs ~20x the build; the tests
 validate every builder: tests/figures/test_figures_kv_cache.py).
 """
 import numpy as np
 
 from posviz.figures import style
-from posviz.figures.panels import escape, top_title
+from posviz.figures.style import escape
 
 MODE_COLORS = {"correct": style.PALETTE[2], "restart": style.PALETTE[3], "rerotate": style.PALETTE[1],
                "rotate_on_read": style.PALETTE[4]}
@@ -22,25 +22,6 @@ def _mode(labels, mode):
 
 
 figure = style.figure      # plain dicts, not validated (tests: validated_equals_built)
-
-
-def layout(labels, *, height, **extra):
-    """The house layout (style.layout) as a dict: axis titles, a horizontal legend under the plot, the title
-    at the top left under plotly's toolbar with the top margin its wrapped lines need (panels.top_title).
-    `extra` merges into it (axis dicts one level deep)."""
-    spec, margin_top = top_title(labels.get("title"), height=height)
-    lay = {"font": style.FONT, "height": height, "showlegend": True,
-           "legend": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0, "xanchor": "left"},
-           "margin": {"l": 10, "r": 10, "t": margin_top, "b": 10},
-           "xaxis": {}, "yaxis": {}}
-    for axis in ("x", "y"):
-        if labels.get(axis) is not None:
-            lay[f"{axis}axis"]["title"] = {"text": labels[axis]}
-    if spec:
-        lay["title"] = spec
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    return {k: v for k, v in lay.items() if v != {}}
 
 
 def error_figure(positions, errors, *, prefill_length, labels, allowed=None, precision=None,
@@ -74,9 +55,9 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
                "yref": "y domain", "fillcolor": "#56B4E9", "opacity": 0.12, "line": {"width": 0}}
     note = {"text": escape(labels.get("prefill", "prefill")), "showarrow": False, "x": -0.5, "xanchor": "left",
             "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"}
-    return figure(data, layout(labels, height=height, shapes=[prefill], annotations=[note],
-                               yaxis={"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]},
-                               xaxis={"range": [-0.5, len(x) - 0.5]}))
+    yaxis = {"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]}
+    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=[prefill],
+                                     annotations=[note], xaxis={"range": [-0.5, len(x) - 0.5]}, yaxis=yaxis))
 
 
 def positions_figure(query_positions, key_positions, *, labels, height=520):
@@ -97,9 +78,10 @@ def positions_figure(query_positions, key_positions, *, labels, height=520):
                      "line": {"color": color, "width": 2.5},
                      "marker": {"symbol": MODE_SYMBOLS.get(mode, "circle"), "size": 9}})
         data.append({"type": "scatter", "x": style.f32([0, len(kp) - 1]), "y": style.f32([query_positions[mode]] * 2),
-                     "mode": "lines", "name": f"{query} ({name})", "line": {"color": color, "dash": "dash", "width": 1.5},
-                     "showlegend": False, "hovertemplate": f"{query}: %{{y}}<extra>{name}</extra>"})
+                     "mode": "lines", "name": f"{query} ({name})",
+                     "line": {"color": color, "dash": "dash", "width": 1.5}, "showlegend": False,
+                     "hovertemplate": f"{query}: %{{y}}<extra>{name}</extra>"})
     for tr in data:
         if tr["line"]["color"] is None:
             del tr["line"]["color"]
-    return figure(data, layout(labels, height=height))
+    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT))

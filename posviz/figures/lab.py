@@ -2,11 +2,10 @@
 chosen - correct difference, the per-token error and the method x setup summary.
 
 Arrays and one `labels` dict in, go.Figure out; every figure is readable on a 390 px phone. Token
-labels are user text and go through panels.token_labels (HTML-escaped: plotly interprets a few
+labels are user text and go through style.token_labels (HTML-escaped: plotly interprets a few
 tags such as <b> and <a href> in tick labels and hover text). The figures are written as plain
 dicts and wrapped without plotly's validation (it costs ~20x the build; the tests validate every
-builder: tests/figures/test_figures_lab.py); they are the figures panels.heatmap_panel and
-panels.top_title would build.
+builder: tests/figures/test_figures_lab.py).
 """
 import math
 
@@ -14,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posviz.figures import style
-from posviz.figures.panels import PANEL_TITLE_WIDTH, TITLE_WIDTH, escape, token_labels, top_title
+from posviz.figures.style import escape, token_labels
 
 # colour scales spelled out as plotly's validation expands their names (plotly.js does not know plotly.py's
 # names such as "RdBu_r"; these figures skip the validation)
@@ -26,19 +25,6 @@ TICKS = {"tickangle": -45, "tickfont": {"size": 12}}
 figure = style.figure      # plain dicts, not validated (tests: validated_equals_built)
 
 
-def layout(title, *, height, showlegend, width=TITLE_WIDTH, **extra):
-    """The house layout (style.layout) with the title at the top left, under plotly's toolbar, and the
-    top margin its wrapped lines need (panels.top_title), as a dict; `extra` merges into it."""
-    spec, margin_top = top_title(title, height=height, width=width)
-    lay = {"font": style.FONT, "height": height, "showlegend": showlegend,
-           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-           "margin": {"l": 10, "r": 10, "t": margin_top, "b": 10}}
-    if spec:
-        lay["title"] = spec
-    lay.update(extra)
-    return lay
-
-
 def _heatmap(z, x, y, **trace):
     """A decimated float32 heatmap trace (style.heatmap) as a dict: x, y the labels of columns / rows."""
     zd, ri, ci = style.decimate_2d(z)
@@ -46,7 +32,7 @@ def _heatmap(z, x, y, **trace):
 
 
 def _panel(z, tokens, *, labels, scale, zmin, zmax, hover, height, zmid=None):
-    """One heatmap panel as its own figure (panels.heatmap_panel): rows read top-down, a thin colorbar
+    """One heatmap panel as its own figure: rows read top-down, a thin colorbar
     on its right with its title on top."""
     t = token_labels(tokens)
     trace = _heatmap(z, t, t, colorscale=SCALES[scale], zmin=zmin, zmax=zmax, hovertemplate=hover, showscale=True,
@@ -54,10 +40,9 @@ def _panel(z, tokens, *, labels, scale, zmin, zmax, hover, height, zmid=None):
                                "len": 1.0, "nticks": 5, "xpad": 4})
     if zmid is not None:
         trace["zmid"] = zmid
-    return figure([trace], layout(labels.get("title"), height=height, showlegend=False, width=PANEL_TITLE_WIDTH,
-                                  xaxis={"title": {"text": labels.get("x", "")}, **TICKS},
-                                  yaxis={"autorange": "reversed", "title": {"text": labels.get("y", "")},
-                                         "tickfont": {"size": 12}}))
+    return figure([trace], style.layout({"x": "", "y": "", **labels}, height=height, narrow=True, showlegend=False,
+                                        margin=style.TIGHT, xaxis=TICKS,
+                                        yaxis={"autorange": "reversed", "tickfont": {"size": 12}}))
 
 
 def attention_map(weights, tokens, *, zmax, labels, height=400):
@@ -100,12 +85,9 @@ def error_bars(errors, tokens, *, labels, harmless, harmful, floor=1e-10):
                       "yanchor": "bottom", "text": labels.get(key, ""), "showarrow": False,
                       "font": {"color": "#333333"}})
     yaxis = {"type": "log", "range": [math.log10(floor) - 0.5, 0.5], "exponentformat": "power"}
-    if labels.get("y") is not None:
-        yaxis["title"] = {"text": labels["y"]}
-    return figure(traces, layout(labels.get("title"), height=400, showlegend=True, shapes=shapes, annotations=notes,
-                                 yaxis=yaxis, xaxis=dict(TICKS),
-                                 legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.35,
-                                         "yanchor": "top"}))
+    return figure(traces, style.layout({"title": labels.get("title"), "y": labels.get("y")}, height=400,
+                                       legend_at="below", legend={"y": -0.35}, margin=style.TIGHT, shapes=shapes,
+                                       annotations=notes, yaxis=yaxis, xaxis=TICKS))
 
 
 def _cell_text(e):
@@ -138,7 +120,7 @@ def summary_heatmap(err, status, row_labels, col_labels, *, labels, selected=Non
         i, j = selected
         extra["shapes"] = [{"type": "rect", "x0": j - 0.5, "x1": j + 0.5, "y0": i - 0.5, "y1": i + 0.5, "xref": "x",
                             "yref": "y", "line": {"color": "#D55E00", "width": 4}}]
-    return figure([tr], layout(labels.get("title"), height=300 + 30 * len(row_labels), showlegend=False, **extra,
-                               plot_bgcolor="#dddddd",
-                               yaxis={"autorange": "reversed", "tickfont": {"size": 13}},
-                               xaxis={"tickangle": -45, "side": "bottom", "tickfont": {"size": 13}}))
+    return figure([tr], style.layout({"title": labels.get("title")}, height=300 + 30 * len(row_labels),
+                                     showlegend=False, margin=style.TIGHT, **extra, plot_bgcolor="#dddddd",
+                                     yaxis={"autorange": "reversed", "tickfont": {"size": 13}},
+                                     xaxis={"tickangle": -45, "side": "bottom", "tickfont": {"size": 13}}))

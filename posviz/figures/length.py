@@ -23,9 +23,9 @@ MARK = "#D55E00"          # training boundary on the maps, aliases
 MAX_SIDE = 192            # attention maps are block-max pooled to at most 192 x 192 cells
 # spelled out, as plotly.py's validation (skipped here) expands it once: plotly.js does not know "Viridis"
 SEQUENTIAL = [list(stop) for stop in go.Heatmap(colorscale=style.SEQUENTIAL).colorscale]
-# A horizontal legend under the plot, anchored to the bottom of the figure: entries wrap into rows on a
-# phone and never cover the axis title (the bottom margin grows to hold them).
-LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"}
+# Every figure's title right above the plot area, below the band where plotly's toolbar appears (always shown on
+# touch screens), so the two never overlap on a phone; a "subtitle" label in smaller print under it.
+PLACES = {"title_at": "plot", "margin": {"r": 10}}
 ALIAS_HOVER = "i − j = %{y}<extra></extra>"
 
 
@@ -41,27 +41,6 @@ def _clean(obj):
 def figure(data, lay):
     """go.Figure of plain trace and layout dicts, not validated (the builders' tests validate them)."""
     return go.Figure({"data": _clean(data), "layout": _clean(lay)}, _validate=False)
-
-
-def layout(labels, *, height, showlegend=True, **extra):
-    """The house layout (style.layout) as a dict, its title right above the plot area, below the band
-    where plotly's toolbar appears (always shown on touch screens), so the two never overlap on a phone:
-    the top margin leaves room for it (75 px; 105 px with the smaller subtitle under it: plotly anchors
-    a two-line title by its first line, the pad leaves room for the second). labels: "title",
-    "subtitle" (optional), "x", "y". `extra` merges into it (axis, legend and margin dicts one level deep)."""
-    title, sub = labels.get("title"), labels.get("subtitle")
-    lay = {"font": style.FONT, "height": height, "showlegend": showlegend,
-           "margin": {"l": 60, "r": 10, "t": 30, "b": 55}, "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}}
-    if title:
-        lay["title"] = {"text": f"{title}<br><sup>{sub}</sup>" if sub else title, "x": 0.01, "xanchor": "left",
-                        "yref": "paper", "y": 1, "yanchor": "bottom", "pad": {"b": 30 if sub else 12}}
-        lay["margin"]["t"] = 105 if sub else 75
-    for name, key in (("xaxis", "x"), ("yaxis", "y")):
-        if labels.get(key) is not None:
-            lay[name] = {"title": {"text": labels[key]}}
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    return lay
 
 
 def bucket_centers(buckets):
@@ -108,7 +87,8 @@ def bucket_lines(buckets, series, train_length, *, labels, y_range=None, referen
     axes = {"xaxis": {"tickvals": [a for a, _ in buckets] + [buckets[-1][1]], "range": [-0.5, buckets[-1][1] + 0.5]}}
     if y_range is not None:
         axes["yaxis"] = {"range": y_range}
-    return figure(data, layout(labels, height=height, shapes=shapes, annotations=notes, legend=LEGEND_BELOW, **axes))
+    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", shapes=shapes,
+                                     annotations=notes, **axes))
 
 
 def block_max(z, max_side=MAX_SIDE):
@@ -174,13 +154,10 @@ def attention_map(z, *, labels, train_length=None, aliases=(), target=None, heig
         data.append({"type": "scatter", "x": [-0.5], "y": [target], "mode": "markers", "name": labels.get("target"),
                      "cliponaxis": False, "marker": {"symbol": "triangle-right", "size": 11, "color": MARK},
                      "hovertemplate": ALIAS_HOVER})
-    lay = layout(labels, height=height, showlegend=bool(others),
-                 legend={"orientation": "v", "x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top",
-                         "bgcolor": "rgba(255,255,255,0.85)"},
-                 xaxis={"range": [-0.5, n - 0.5]}, yaxis={"range": [n - 0.5, -0.5]})
-    if shapes:
-        lay["shapes"] = shapes
-    return figure(data, lay)
+    legend = {"orientation": "v", "x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top",
+              "bgcolor": "rgba(255,255,255,0.85)"}
+    return figure(data, style.layout(labels, height=height, **PLACES, showlegend=bool(others), legend=legend,
+                                     shapes=shapes, xaxis={"range": [-0.5, n - 0.5]}, yaxis={"range": [n - 0.5, -0.5]}))
 
 
 def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
@@ -200,6 +177,6 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
                       "line": {"color": "#000000", "width": 1.5, "dash": "dash"}})
     notes.insert(0, {"x": len(e) - 1, "y": tol, "text": labels.get("tol"), "showarrow": False, "xanchor": "right",
                      "yanchor": "bottom", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"})
-    return figure(data, layout(labels, height=height, shapes=shapes, annotations=notes, legend=LEGEND_BELOW,
-                               yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
-                               xaxis={"range": [-0.5, len(e) - 0.5]}))
+    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", shapes=shapes,
+                                     annotations=notes, yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
+                                     xaxis={"range": [-0.5, len(e) - 0.5]}))

@@ -8,19 +8,12 @@ import numpy as np
 
 from posviz.figures import style
 
-_layout = style.legend_below_layout     # the title above, the legend below the plot
-
+PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
 STRIP = ("rope", "local", "global", "nope", "linear")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
                 "nope": style.PALETTE[1], "linear": "#B8B8B8"}
 MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALETTE[4], style.PALETTE[1],
                 "#000000", style.PALETTE[5])
-
-
-
-
-
-
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
@@ -47,8 +40,8 @@ def layer_strip_figure(strips, names, *, labels, height=None):
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
               "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
              for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
-    lay = _layout(labels, height=height or 200 + 46 * len(strips), xaxis={"showgrid": False},
-                 yaxis={"automargin": True, "showgrid": False})
+    lay = style.layout(labels, height=height or 200 + 46 * len(strips), **PLACES, xaxis={"showgrid": False},
+                       yaxis={"automargin": True, "showgrid": False})
     return style.figure(data, lay)
 
 
@@ -70,7 +63,8 @@ def wavelength_compare_figure(models, *, labels, height=540):
     for name, dash in ((labels["trained"], "solid"), (labels["max"], "dash")):   # what the line styles mean
         data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name,
                      "line": {"color": "#555", "dash": dash, "width": 1.3}})
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, yaxis=_LOG_AXIS, xaxis={"range": [0, 1]}))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, yaxis=_LOG_AXIS,
+                                           xaxis={"range": [0, 1]}))
 
 
 def decay_compare_figure(distances, curves, *, labels, height=500):
@@ -88,4 +82,4 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
         if longest:
             shapes.append({"type": "line", "x0": longest, "x1": longest, "xref": "x", "y0": 0, "y1": 1,
                            "yref": "y domain", "line": {"color": color, "dash": "dot", "width": 1.3}})
-    return style.figure(data, _layout(labels, height=height, shapes=shapes, xaxis=_LOG_AXIS))
+    return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, xaxis=_LOG_AXIS))

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures import panels, style
+from posviz.figures import style
 
 PANEL_HEIGHT = 420
 FLOOR = 1e-9          # the log axis of the bar chart draws an exact 0 here (the CSV keeps the 0)
@@ -40,16 +40,16 @@ def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
     lo, hi = (float(v) for v in zrange)
     zd, ri, ci = style.decimate_2d(z)
     # a horizontal colour bar at the bottom: three panels side by side keep their width for the data
-    tr = {"type": "heatmap", "z": zd, "x": np.arange(z.shape[1])[ci], "y": [panels.token_labels(tokens)[i] for i in ri],
+    tr = {"type": "heatmap", "z": zd, "x": np.arange(z.shape[1])[ci], "y": [style.token_labels(tokens)[i] for i in ri],
           "colorscale": DIVERGING, "zmin": lo, "zmax": hi, "zmid": 0.0, "showscale": True,
           "hovertemplate": labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>",
           "colorbar": {"title": {"text": labels["value"], "side": "right"}, "orientation": "h", "x": 0.5,
                        "xanchor": "center", "yref": "container", "y": 0, "yanchor": "bottom", "len": 0.9,
                        "thickness": 10, "nticks": 3}}
     # the axes' automargin makes room for the token labels
-    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=height, legend=False, narrow=True,
-                               yaxis={"autorange": "reversed", "type": "category"},
-                               margin={"l": 10, "r": 20, "b": 120}))
+    return figure([tr], style.layout(labels, height=height, showlegend=False, narrow=True,
+                                     yaxis={"autorange": "reversed", "type": "category"},
+                                     margin={"l": 10, "r": 20, "b": 120}))
 
 
 def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
@@ -61,9 +61,10 @@ def equivariance_bars(table, method_labels, *, labels, floor=FLOOR):
              **style.real_values("y", style.f32(drawn[:, j]), real[:, j]),
              "hovertemplate": "%{x}<br>%{customdata:.3g}<extra>" + lab + "</extra>"}
             for j, lab in enumerate((labels["nomask"], labels["causal"]))]
-    return figure(data, panels.house_layout(labels["title"], y=labels["y"], height=420, legend_rows=1,
-                               shapes=[_hline(1e-5, {"color": "#555555", "dash": "dot", "width": 1.5})],
-                               yaxis={"type": "log", "range": [math.log10(floor) - 0.5, 1.0], "exponentformat": "power"}))
+    yaxis = {"type": "log", "range": [math.log10(floor) - 0.5, 1.0], "exponentformat": "power"}
+    return figure(data, style.layout({"title": labels["title"], "y": labels["y"]}, height=420, legend_at="bottom",
+                                     legend_rows=1, yaxis=yaxis,
+                                     shapes=[_hline(1e-5, {"color": "#555555", "dash": "dot", "width": 1.5})]))
 
 
 def _q(s):
@@ -110,13 +111,15 @@ def seat_integer(p, integer, normalised, train_length, *, labels, height=440):
     for y, name, color in ((integer, labels["int"], style.PALETTE[7]), (normalised, labels["norm"], style.PALETTE[0])):
         xs, ys = style.line_xy(p, y)
         data.append({"type": "scatter", "x": xs, "y": ys, "name": name, "line": {"color": color, "width": 2.5}})
-    shapes = [_vline(train_length, {"color": "#555555", "dash": "dash"}), _hline(1, {"color": "#555555", "dash": "dot"})]
+    shapes = [_vline(train_length, {"color": "#555555", "dash": "dash"}),
+              _hline(1, {"color": "#555555", "dash": "dot"})]
     notes = [{"x": train_length, "y": 1, "xref": "x", "yref": "y domain", "text": labels["train"], "showarrow": False,
               "xanchor": "left", "yanchor": "top"},
              {"x": 1, "y": 0, "xref": "x domain", "yref": "y", "text": labels["emb"], "showarrow": False,
               "xanchor": "right", "yanchor": "top"}]
-    return figure(data, panels.house_layout(labels["title"], x=labels["x"], height=height, legend_rows=2, shapes=shapes,
-                               annotations=notes, yaxis={"type": "log", "dtick": 1, "exponentformat": "power"}))
+    return figure(data, style.layout({"title": labels["title"], "x": labels["x"]}, height=height, legend_at="bottom",
+                                     legend_rows=2, shapes=shapes, annotations=notes,
+                                     yaxis={"type": "log", "dtick": 1, "exponentformat": "power"}))
 
 
 def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
@@ -126,5 +129,5 @@ def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
         xs, ys = style.line_xy(p, y)
         data.append({"type": "scatter", "x": xs, "y": ys, "name": f"sin({w:g}·p)",
                      "line": {"color": style.PALETTE[(1, 2, 4)[k % 3]], "width": 2}})
-    return figure(data, panels.house_layout(labels["title"], x=labels["x"], height=height, legend_rows=2,
-                               yaxis={"range": [-1.15, 1.15]}))
+    return figure(data, style.layout({"title": labels["title"], "x": labels["x"]}, height=height, legend_at="bottom",
+                                     legend_rows=2, yaxis={"range": [-1.15, 1.15]}))

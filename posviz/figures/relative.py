@@ -20,23 +20,10 @@ CLEAR = "rgba(0,0,0,0)"              # outline of filled areas: invisible even w
 SCALES = {"diverging": get_colorscale(style.DIVERGING), "sequential": get_colorscale(style.SEQUENTIAL),
           "oranges": get_colorscale("Oranges"), "mask": [[0, "#f2f2f2"], [1, style.PALETTE[0]]]}
 HOVER = "j=%{x}<br>i=%{y}<br>%{z:.4g}<extra></extra>"
-
-
-def layout(labels, *, height, legend=False, **extra):
-    """The house layout (style.layout) as a dict, placed for a phone: the title below plotly's toolbar
-    (a phone shows it all the time, over the top ~30 px); a legend in rows of its own at the bottom of
-    the figure, never on the axis title. `extra` merges into it (axis dicts one level deep)."""
-    lay = {"font": style.FONT, "height": height, "showlegend": legend, "margin": {"l": 60, "r": 20, "t": 60, "b": 55},
-           "title": {"text": labels["title"], "x": 0.01, "xanchor": "left", "yref": "container", "y": 1.0,
-                     "yanchor": "top", "pad": {"t": 34}, "automargin": True},
-           "xaxis": {"title": {"text": labels["x"]}}, "yaxis": {"title": {"text": labels["y"]}}}
-    if legend:
-        lay["margin"]["b"] = 40
-        lay["legend"] = {"orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom", "x": 0,
-                         "xanchor": "left"}
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    return lay
+# The title under plotly's toolbar (a phone shows it all the time); a legend, if any, in rows of its own at the
+# bottom of the figure, never on the axis title.
+PLACES = {"title_at": "toolbar", "legend_at": None}
+LEGEND = {"title_at": "toolbar", "legend_at": "bottom", "margin": {"b": 40}}
 
 
 figure = style.figure      # plain dicts, not validated (tests: validated_equals_built)
@@ -75,8 +62,8 @@ def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=
     text = _cell_text(z, text_cols)
     if text is not None:
         trace.update(text=text, texttemplate="%{text}", textfont={"size": text_size})
-    return figure([trace], layout(labels, height=height, xaxis={"side": "bottom", **_ticks(z.shape[1])},
-                                  yaxis={"autorange": "reversed", **_ticks(z.shape[0])}))
+    return figure([trace], style.layout(labels, height=height, **PLACES, xaxis={"side": "bottom", **_ticks(z.shape[1])},
+                                        yaxis={"autorange": "reversed", **_ticks(z.shape[0])}))
 
 
 def t5_step(distance, bucket, *, labels, max_exact, max_distance, bidirectional, height=460):
@@ -101,7 +88,7 @@ def t5_step(distance, bucket, *, labels, max_exact, max_distance, bidirectional,
     # the log region's name below its steps (they rise from max_exact, so the lower right stays free)
     note = {"x": (max_exact + max_distance) / 2, "y": 0.2, "yref": "paper", "text": labels["log"], "showarrow": False,
             "yanchor": "top", "font": {"color": style.PALETTE[0]}}
-    return figure(data, layout(labels, height=height, legend=True, annotations=[note], yaxis={"range": [lo, hi]}))
+    return figure(data, style.layout(labels, height=height, **LEGEND, annotations=[note], yaxis={"range": [lo, hi]}))
 
 
 def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
@@ -122,7 +109,7 @@ def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
     exps = range(0, int(np.floor(np.log2(max(float(slopes.min()), 2.0**-30)))) - 1, -1)
     yaxis = {"type": "log", "tickvals": [2.0**e for e in exps],
              "ticktext": ["1" if e == 0 else f"1/{2**-e}" for e in exps]}
-    return figure(data, layout(labels, height=height, legend=True, bargap=0.15, yaxis=yaxis))
+    return figure(data, style.layout(labels, height=height, **LEGEND, bargap=0.15, yaxis=yaxis))
 
 
 def weight_line(query_pos, weight, *, labels, height=440):
@@ -134,4 +121,4 @@ def weight_line(query_pos, weight, *, labels, height=440):
     data = [{"type": "scatter", "x": x, "y": y, "mode": "lines+markers", "name": labels["trace"],
              "line": {"color": style.PALETTE[3], "width": 2.5},
              "hovertemplate": "i=%{x}<br>1/(i+1)=%{y:.4g}<extra></extra>"}]
-    return figure(data, layout(labels, height=height, yaxis={"rangemode": "tozero"}))
+    return figure(data, style.layout(labels, height=height, **PLACES, yaxis={"rangemode": "tozero"}))

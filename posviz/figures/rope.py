@@ -25,20 +25,8 @@ _GAP = 2.7            # distance between clock centres, in radii
 _ROW = 3.6            # distance between rows of clocks, in radii (room for a three-line title)
 _GRID_COLUMNS = 2     # static clocks per row: two stay readable on a 390 px phone
 _GRID_GAP = 3.3       # ... with room between them for three-line titles
-_TOP = 40             # px kept free at the top of every figure for plotly's mode bar
 # plotly.js does not know plotly.py's named colour scales (the validation these figures skip expanded them)
 _SEQUENTIAL = get_colorscale(style.SEQUENTIAL)
-
-
-def _layout(*, height, showlegend=True, **extra):
-    """The house layout (as style.layout lays it out) as a plain dict; `extra` merges into it (dicts
-    one level deep)."""
-    lay = {"font": dict(style.FONT), "margin": {"l": 60, "r": 20, "t": 30, "b": 55},
-           "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}, "height": height,
-           "showlegend": showlegend}
-    for key, value in extra.items():
-        lay[key] = {**lay[key], **value} if isinstance(lay.get(key), dict) else value
-    return lay
 
 
 class _Animated(go.Figure):
@@ -46,7 +34,7 @@ class _Animated(go.Figure):
     told not to validate (~30 ms for the 48 frames of the animation). to_dict / to_json carry them
     as built; `frames` validates them on access (tests only)."""
 
-    def __init__(self, spec, frames):  # noqa: D107
+    def __init__(self, spec, frames):
         super().__init__(spec, _validate=False)
         self._posviz_frames = frames
 
@@ -157,9 +145,10 @@ def clock_faces(hands, pair_index, *, labels, height=None):
         lines.append(labels["added" if "between" in labels else "angle"].format(deg=math.degrees(float(h["delta"][j]))))
         titles.append("<br>".join(lines))
     rows = -(-c // _GRID_COLUMNS)
-    lay = _layout(height=height or 110 + 215 * rows, **_axes(cx, cy, radius, top=2.35 if "between" in labels else 1.95),
-                  annotations=_titles(titles, cx, cy, radius), margin=dict(l=10, r=10, t=_TOP, b=10),
-                  legend=dict(x=0.5, xanchor="center", y=-0.02, yanchor="top"))
+    lay = style.layout(height=height or 110 + 215 * rows, legend_at="below",
+                       legend={"x": 0.5, "xanchor": "center", "y": -0.02}, margin=style.TIGHT,
+                       annotations=_titles(titles, cx, cy, radius),
+                       **_axes(cx, cy, radius, top=2.35 if "between" in labels else 1.95))
     return _figure(data, lay)
 
 
@@ -213,19 +202,19 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
          "marker": {"size": sizes, "color": Q_COLOR}, "hoverinfo": "skip"},
         {**k0, "mode": "lines+markers", "name": labels["k"], "line": {"color": K_COLOR, "width": 4},
          "marker": {"size": list(sizes), "color": K_COLOR}, "hoverinfo": "skip"},
-        {"type": "scatter", "x": sx, "y": sy, "mode": "lines+markers", "line": {"color": style.PALETTE[2], "width": 2.5},
-         "marker": {"size": 5}, "name": labels["score"], "xaxis": "x2", "yaxis": "y2",
-         "hovertemplate": "t=%{x}<br>score=%{y:.4f}<extra></extra>"},
+        {"type": "scatter", "x": sx, "y": sy, "mode": "lines+markers",
+         "line": {"color": style.PALETTE[2], "width": 2.5}, "marker": {"size": 5}, "name": labels["score"],
+         "xaxis": "x2", "yaxis": "y2", "hovertemplate": "t=%{x}<br>score=%{y:.4f}<extra></extra>"},
         {**now0, "mode": "markers", "xaxis": "x2", "yaxis": "y2", "name": labels["now"], "hoverinfo": "skip",
          "marker": {"size": 15, "color": style.PALETTE[3], "symbol": "diamond"}},
-        {**text0, "mode": "text", "textposition": "middle right", "hoverinfo": "skip",           # the figure's font size
+        {**text0, "mode": "text", "textposition": "middle right", "hoverinfo": "skip",    # in the figure's font size
          "showlegend": False, "name": "step", "xaxis": "x3", "yaxis": "y3"},
     ]
     # the caption is a text trace (not the title): frames carry data only
     frames = [{"name": str(t), "traces": [1, 2, 4, 5], "data": frame_data(t)} for t in range(t_count)]
     play = {"label": labels["play"], "method": "animate",
-            "args": [None, {"mode": "immediate", "transition": {"duration": 0}, "frame": {"duration": 200, "redraw": True},
-                            "fromcurrent": True}]}
+            "args": [None, {"mode": "immediate", "transition": {"duration": 0},
+                            "frame": {"duration": 200, "redraw": True}, "fromcurrent": True}]}
     pause = {"label": labels["pause"], "method": "animate",
              "args": [[None], {"mode": "immediate", "transition": {"duration": 0},
                                "frame": {"duration": 0, "redraw": False}}]}
@@ -236,7 +225,7 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
     pad = max(0.1 * (hi - lo), 0.05 * max(abs(lo), abs(hi)), 0.05)
     clocks = _axes(cx, cy, radius, top=1.8)
     clocks["yaxis"]["domain"] = [0.53, 0.9]
-    lay = _layout(
+    lay = style.layout(
         height=height, **clocks,
         xaxis2=dict(anchor="y2", range=[float(steps[0]) - 0.5, float(steps[-1]) + 0.5], title=dict(text=labels["x"])),
         yaxis2=dict(anchor="x2", domain=[0.0, 0.36], range=[lo - pad, hi + pad], title=dict(text=labels["y"])),
@@ -247,7 +236,7 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
                       currentvalue=dict(visible=False), pad=dict(t=0, b=0), font=dict(size=11))],
         updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.42,
                           xanchor="left", yanchor="top", showactive=False, pad=dict(t=0, r=10))],
-        margin=dict(l=60, r=20, t=_TOP, b=260), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
+        margin=dict(b=260), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
     return _figure(data, lay, frames)
 
 
@@ -267,13 +256,12 @@ def score_vs_distance(distances, per_pair, mean, pair_index, current, *, labels,
     data.append({"type": "scatter", "x": x, "y": y, "mode": "lines", "name": labels["mean"],
                  "line": {"width": 4, "color": "#000000"}})
     now = float(current)
-    lay = _layout(height=height, xaxis={"title": {"text": labels["x"]}},
-                  yaxis={"title": {"text": labels["y"]}, "range": [-1.08, 1.08], "zeroline": True},
-                  margin={"t": _TOP, "b": 140}, legend={"x": 0, "xanchor": "left", "y": -0.3, "yanchor": "top"},
-                  shapes=[{"type": "line", "x0": now, "x1": now, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
-                           "line": {"color": style.PALETTE[3], "width": 2, "dash": "dash"}}],
-                  annotations=[{"text": labels["now"], "x": now, "xref": "x", "y": 1, "yref": "y domain",
-                                "xanchor": "left", "yanchor": "top", "showarrow": False}])
+    lay = style.layout({"x": labels["x"], "y": labels["y"]}, height=height, legend_at="below", margin={"b": 140},
+                       yaxis={"range": [-1.08, 1.08], "zeroline": True},
+                       shapes=[{"type": "line", "x0": now, "x1": now, "xref": "x", "y0": 0, "y1": 1,
+                                "yref": "y domain", "line": {"color": style.PALETTE[3], "width": 2, "dash": "dash"}}],
+                       annotations=[{"text": labels["now"], "x": now, "xref": "x", "y": 1, "yref": "y domain",
+                                     "xanchor": "left", "yanchor": "top", "showarrow": False}])
     return _figure(data, lay)
 
 
@@ -296,13 +284,11 @@ def pair_clock(q0, k0, rq, rk, *, labels, height=420):
                      "opacity": 1.0 if dash == "solid" else 0.55,
                      "hovertemplate": f"{name}<br>(%{{x:.4f}}, %{{y:.4f}})<extra></extra>"})
     lim = 1.15 * radius
-    lay = _layout(height=height,
-                  title={"text": labels["title"], "x": 0.01, "xanchor": "left", "yref": "container", "y": 1.0,
-                         "yanchor": "top", "pad": {"t": _TOP - 6}},
-                  xaxis={"range": [-lim, lim], "zeroline": True, "scaleanchor": "y", "scaleratio": 1, "constrain": "domain"},
-                  yaxis={"range": [-lim, lim], "zeroline": True, "constrain": "domain"},
-                  margin={"t": _TOP + 40, "b": 10, "l": 50, "r": 10},
-                  legend={"x": 0, "xanchor": "left", "y": -0.12, "yanchor": "top"})
+    lay = style.layout({"title": labels["title"]}, height=height, title_at="toolbar", legend_at="below",
+                       legend={"y": -0.12}, margin={"t": style.MODEBAR_PX + 40, "b": 10, "l": 50, "r": 10},
+                       xaxis={"range": [-lim, lim], "zeroline": True, "scaleanchor": "y", "scaleratio": 1,
+                              "constrain": "domain"},
+                       yaxis={"range": [-lim, lim], "zeroline": True, "constrain": "domain"})
     return _figure(data, lay)
 
 
@@ -327,8 +313,8 @@ def layout_pairs(pairs_interleaved, pairs_half, *, labels, height=250):
              "hovertemplate": "dim=%{x}<br>pair i=%{z}<extra>%{y}</extra>", "xgap": 2, "ygap": 4}
     if d <= 32:                                                          # the pair index in each cell
         trace.update(text=zd.astype(int).astype(str).tolist(), texttemplate="%{text}")
-    lay = _layout(height=height, showlegend=False, xaxis={"title": {"text": labels["x"]}, **({"dtick": 1} if d <= 16 else {})},
-                  yaxis={"autorange": "reversed"}, margin={"t": _TOP})
+    lay = style.layout({"x": labels["x"]}, height=height, showlegend=False, xaxis={"dtick": 1} if d <= 16 else {},
+                       yaxis={"autorange": "reversed"})
     return _figure([trace], lay)
 
 

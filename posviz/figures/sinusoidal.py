@@ -8,7 +8,7 @@ build; tests/figures/test_figures_sinusoidal.py validates every builder).
 import numpy as np
 import plotly.graph_objects as go
 
-from posviz.figures import panels, style
+from posviz.figures import style
 
 MAX_WAVES = 8
 MAX_ROTATION_DIMS = 16   # the block structure of M(Delta) is only readable for a few pairs
@@ -74,10 +74,10 @@ def waveforms(pe, dims, *, position=None, labels):
         kind = labels["sin"] if d % 2 == 0 else labels["cos"]
         data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": labels["dim"].format(d=d, kind=kind),
                      "line": {"width": 2.2, "color": style.PALETTE[k % len(style.PALETTE)]}})
-    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=3, yaxis={"range": [-1.1, 1.1]})
-    if position is not None and 0 <= position < length:
-        lay["shapes"] = [_vline(position, {"color": "#555555", "dash": "dash", "width": 1.5})]
-    return figure(data, lay)
+    marked = position is not None and 0 <= position < length
+    shapes = [_vline(position, {"color": "#555555", "dash": "dash", "width": 1.5})] if marked else []
+    return figure(data, style.layout(labels, height=460, legend_at="bottom", legend_rows=3, shapes=shapes,
+                                     yaxis={"range": [-1.1, 1.1]}))
 
 
 def fingerprint_table(pe, position, *, labels):
@@ -86,13 +86,11 @@ def fingerprint_table(pe, position, *, labels):
     pe = style.f32(pe)
     length, dim = pe.shape
     keep = style.decimate_axis(length, MAX_POSITIONS_SHOWN)
-    tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1], colorbar_title=labels["value"],
-                 hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
-    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=HEIGHT, legend=False,
-                 yaxis={"autorange": "reversed"})
-    if 0 <= position < length:
-        lay["shapes"] = [_vline(position, {"color": "#111111", "width": 2})]
-    return figure([tr], lay)
+    tr = heatmap(pe[keep].T, x=keep, y=np.arange(dim), zmin=PE_RANGE[0], zmax=PE_RANGE[1],
+                 colorbar_title=labels["value"], hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
+    shapes = [_vline(position, {"color": "#111111", "width": 2})] if 0 <= position < length else []
+    return figure([tr], style.layout(labels, height=HEIGHT, showlegend=False, yaxis={"autorange": "reversed"},
+                                     shapes=shapes))
 
 
 def fingerprint_column(values, *, labels):
@@ -102,9 +100,11 @@ def fingerprint_column(values, *, labels):
     dim = len(fp)
     colors = np.where(fp >= 0, style.PALETTE[3], style.PALETTE[0]).tolist()
     tr = {"type": "bar", "x": fp, "y": np.arange(dim), "orientation": "h", "marker": {"color": colors},
-          "name": labels["title"], "showlegend": False, "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
-    return figure([tr], panels.house_layout(labels["title"], x="PE", y=labels["y"], height=HEIGHT, legend=False, narrow=True,
-                               xaxis={"range": [-1.1, 1.1]}, yaxis={"autorange": "reversed"}))
+          "name": labels["title"], "showlegend": False,
+          "hovertemplate": labels["y"] + "=%{y}<br>PE=%{x:.3f}<extra></extra>"}
+    return figure([tr], style.layout({"title": labels["title"], "x": "PE", "y": labels["y"]}, height=HEIGHT,
+                                     showlegend=False, narrow=True, xaxis={"range": [-1.1, 1.1]},
+                                     yaxis={"autorange": "reversed"}))
 
 
 def similarity(sim, *, labels, offset=0):
@@ -116,8 +116,8 @@ def similarity(sim, *, labels, offset=0):
     pos = np.arange(offset, offset + n)[keep]
     tr = heatmap(sim[np.ix_(keep, keep)], x=pos, y=pos, zmin=zmin, zmax=zmax, colorbar_title="PE·PE",
                  hover="m=%{y}<br>n=%{x}<br>PE(m)·PE(n)=%{z:.3f}")
-    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend=False,
-                               xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
+    return figure([tr], style.layout(labels, height=520, showlegend=False, xaxis=SQUARE["xaxis"],
+                                     yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
 def dot_vs_offset(dots, anchored, anchors, *, labels):
@@ -136,9 +136,8 @@ def dot_vs_offset(dots, anchored, anchors, *, labels):
                      "name": labels["anchor"].format(m=m),
                      "marker": {"symbol": symbols[k % len(symbols)], "size": 8,
                                 "color": style.PALETTE[(k + 1) % len(style.PALETTE)], "line": {"width": 1.6}}})
-    lay = panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=520, legend_rows=4,
-                 shapes=[_hline(0, {"color": "#999999", "width": 1})])
-    return figure(data, lay)
+    return figure(data, style.layout(labels, height=520, legend_at="bottom", legend_rows=4,
+                                     shapes=[_hline(0, {"color": "#999999", "width": 1})]))
 
 
 def shift_matrix(m, *, labels):
@@ -147,8 +146,9 @@ def shift_matrix(m, *, labels):
     k = min(MAX_ROTATION_DIMS, m.shape[0])
     tr = heatmap(m[:k, :k], zmin=-1, zmax=1, colorbar_title="M", text=np.round(m[:k, :k], 2) if k <= 8 else None,
                  hover="row=%{y}<br>col=%{x}<br>M=%{z:.4f}")
-    return figure([tr], panels.house_layout(labels["title"].format(k=k), height=HEIGHT, legend=False, narrow=True,
-                               xaxis=SQUARE["xaxis"], yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
+    return figure([tr], style.layout({"title": labels["title"].format(k=k)}, height=HEIGHT, showlegend=False,
+                                     narrow=True, xaxis=SQUARE["xaxis"],
+                                     yaxis={"autorange": "reversed", **SQUARE["yaxis"]}))
 
 
 def shift_vectors(pe_p, rotated, target, *, labels):
@@ -161,8 +161,8 @@ def shift_vectors(pe_p, rotated, target, *, labels):
              "line": {"color": style.PALETTE[7], "width": 2.5}},
             {"type": "scatter", "x": d, "y": style.f32(rotated), "mode": "markers", "name": labels["rotated"],
              "marker": {"color": style.PALETTE[1], "size": 7, "symbol": "circle-open", "line": {"width": 2}}}]
-    return figure(data, panels.house_layout(labels["title"], x=labels["x"], y="PE", height=HEIGHT, legend_rows=2,
-                               yaxis={"range": [-1.1, 1.1]}))
+    return figure(data, style.layout({"title": labels["title"], "x": labels["x"], "y": "PE"}, height=HEIGHT,
+                                     legend_at="bottom", legend_rows=2, yaxis={"range": [-1.1, 1.1]}))
 
 
 def shift_blocks_latex(blocks):
@@ -184,11 +184,13 @@ def hand_circle(pe, *, labels):
     # x axis = cos (second coordinate), y axis = sin (first): angle p*w counted from the top.
     data = [{"type": "scatter", "x": np.cos(t).astype(np.float32), "y": np.sin(t).astype(np.float32), "mode": "lines",
              "line": {"color": "#bbbbbb", "width": 1}, "hoverinfo": "skip", "showlegend": False},
-            {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text", "text": [f"p={p}" for p in range(n)],
-             "textposition": "middle right", "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
+            {"type": "scatter", "x": pe[:, 1], "y": pe[:, 0], "mode": "markers+text",
+             "text": [f"p={p}" for p in range(n)], "textposition": "middle right",
+             "marker": {"size": 14, "color": style.PALETTE[:n]}, "showlegend": False,
              "hovertemplate": "sin=%{y:.0f}<br>cos=%{x:.0f}<extra></extra>"}]
-    return figure(data, panels.house_layout(labels["title"], x="cos(pω)", y="sin(pω)", height=400, legend=False, narrow=True,
-                               xaxis={"range": [-1.6, 1.6]}, yaxis={"range": [-1.3, 1.3], "scaleanchor": "x"}))
+    return figure(data, style.layout({"title": labels["title"], "x": "cos(pω)", "y": "sin(pω)"}, height=400,
+                                     showlegend=False, narrow=True, xaxis={"range": [-1.6, 1.6]},
+                                     yaxis={"range": [-1.3, 1.3], "scaleanchor": "x"}))
 
 
 def hand_dots(dots, *, labels):
@@ -198,7 +200,8 @@ def hand_dots(dots, *, labels):
     tr = heatmap(dots, x=[f"n={p}" for p in range(n)], y=[f"m={p}" for p in range(n)], zmin=-1, zmax=1,
                  text=np.round(dots, 2), colorbar_title="cos((m−n)ω)", hover="%{y}, %{x}<br>%{z:.0f}")
     tr["x"], tr["y"] = tr["x"].tolist(), tr["y"].tolist()       # category labels, as plotly sends them
-    return figure([tr], panels.house_layout(labels["title"], height=400, legend=False, narrow=True, yaxis={"autorange": "reversed"}))
+    return figure([tr], style.layout({"title": labels["title"]}, height=400, showlegend=False, narrow=True,
+                                     yaxis={"autorange": "reversed"}))
 
 
 def layout_table(pe, *, labels, colorbar=True):
@@ -208,8 +211,7 @@ def layout_table(pe, *, labels, colorbar=True):
     keep = style.decimate_axis(pe.shape[0], MAX_LAYOUT_POSITIONS)
     tr = heatmap(pe[keep], y=keep, zmin=PE_RANGE[0], zmax=PE_RANGE[1], showscale=colorbar, colorbar_title="PE",
                  colorbar=colorbar, hover=labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>PE=%{z:.3f}")
-    return figure([tr], panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=400, legend=False,
-                               yaxis={"autorange": "reversed"}))
+    return figure([tr], style.layout(labels, height=400, showlegend=False, yaxis={"autorange": "reversed"}))
 
 
 def modulo_rows(length, max_length, rows_modulo, *, labels):
@@ -228,10 +230,10 @@ def modulo_rows(length, max_length, rows_modulo, *, labels):
     if length > max_length:   # fig.add_vrect(..., annotation_position="top left")
         shapes.append({"type": "rect", "x0": max_length - 0.5, "x1": length - 0.5, "xref": "x", "y0": 0, "y1": 1,
                        "yref": "y domain", "fillcolor": style.PALETTE[3], "opacity": 0.08, "line": {"width": 0}})
-        notes.append({"text": labels["no_row"], "showarrow": False, "x": max_length - 0.5, "xref": "x", "xanchor": "left",
-                      "y": 1, "yref": "y domain", "yanchor": "top"})
+        notes.append({"text": labels["no_row"], "showarrow": False, "x": max_length - 0.5, "xref": "x",
+                      "xanchor": "left", "y": 1, "yref": "y domain", "yanchor": "top"})
     shapes.append(_hline(max_length - 1, {"color": "#777777", "dash": "dash", "width": 1}))
     notes.append({"text": labels["last_row"].format(r=max_length - 1), "showarrow": False, "x": 0, "xref": "x domain",
                   "xanchor": "left", "y": max_length - 1, "yref": "y", "yanchor": "bottom"})
-    return figure(data, panels.house_layout(labels["title"], x=labels["x"], y=labels["y"], height=460, legend_rows=2,
-                               shapes=shapes, annotations=notes))
+    return figure(data, style.layout(labels, height=460, legend_at="bottom", legend_rows=2, shapes=shapes,
+                                     annotations=notes))

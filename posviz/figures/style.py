@@ -1,8 +1,11 @@
 """Shared look of every figure: fonts readable on a projector, colour-blind-safe
-scales, fixed ranges for compared panels, float32 payloads and decimation."""
+scales, fixed ranges for compared panels, float32 payloads and decimation, and the one
+layout every builder lays its figure out with (`layout`: title, legend, margins, axis titles)."""
 import base64
+import html
 import json
 import os
+import unicodedata
 
 import numpy as np
 import plotly.graph_objects as go
@@ -33,52 +36,144 @@ pio.templates["posviz"] = go.layout.Template(layout=dict(
 pio.templates.default = "posviz"
 
 
-def layout(fig, *, title=None, x_title=None, y_title=None, height=420, legend=True):
-    """Apply the house layout to `fig` and return it."""
-    fig.update_layout(
-        title=dict(text=title, x=0.01, xanchor="left") if title else None,
-        font=FONT, height=height, margin=dict(l=60, r=20, t=60 if title else 30, b=55),
-        showlegend=legend, legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
-    )
-    if x_title is not None:
-        fig.update_xaxes(title_text=x_title)
-    if y_title is not None:
-        fig.update_yaxes(title_text=y_title)
-    return fig
+# Titles: under plotly's toolbar (a touch screen always shows it) and wrapped so that they never run off a phone.
+TITLE_WIDTH = 40      # width units per title line (a CJK character counts 2): fits a 390 px phone
+PANEL_TITLE_WIDTH = 28   # a panel drawn in one of three st.columns (about 270 px wide on a desktop)
+TITLE_PX = 16         # title font (lecture mode enlarges it; LINE_PX leaves room for that)
+MODEBAR_PX = 40       # room above the title for plotly's toolbar (27 px tall)
+LINE_PX = 36          # one title line (lecture mode: 28 px font, and the figure 1.2x taller)
+MULTILINE_SHIFT_PX = 14   # plotly lifts a title of n lines by about (n - 1) half lines: lowered by as much
+MARGIN = {"l": 60, "r": 20, "b": 55}   # the house margins; the top one is the title's
+TIGHT = {"l": 10, "r": 10, "b": 10}    # margins that leave a phone's width to the plot (axes' automargin adds room)
+LEGENDS = {   # the places of a horizontal legend (layout's legend_at)
+    "above": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+    "below": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0, "xanchor": "left"},
+    "bottom": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+}
 
 
-def titled_legend_below(fig, labels, *, height):
-    """House layout with the title above and the legend below the plot: a legend that wraps into
-    several rows on a phone would otherwise run into the title (about 78 px under the plot area, clear
-    of the x-axis title; plotly grows the bottom margin to fit it)."""
-    layout(fig, title=labels.get("title"), x_title=labels.get("x"), y_title=labels.get("y"), height=height)
-    below = -min(0.6, 78 / max(120, height - 124))
-    fig.update_layout(margin=dict(t=64), title=dict(y=0.985, yanchor="top"),
-                      legend=dict(orientation="h", x=0, xanchor="left", y=below, yanchor="top", font=dict(size=13)))
-    fig.update_xaxes(title_standoff=6)
-    return fig
+def layout(labels=None, *, height, title_at="phone", narrow=False, legend_at="above", legend_rows=None, **extra):
+    """The house layout of a one-panel figure as a plain dict (figures are built without plotly's
+    validators; the tests validate every builder).
+
+    labels: the figure's labels; the layout takes its "title", the axis titles "x" and "y" and, above the
+    plot, a "subtitle" (each optional). title_at: where the title sits, and the top margin it gets:
+      "phone": top left under plotly's toolbar, wrapped to TITLE_WIDTH units (`narrow`: PANEL_TITLE_WIDTH,
+        a panel in a narrow column) with the room its lines need (wrapped_title); no title: the toolbar's room;
+      "toolbar": one line at the top left under the toolbar; the top margin grows to fit it unless `margin`
+        fixes it;
+      "plot": right above the plot area, `subtitle` in smaller print under it;
+      "top": at the very top of the figure.
+    legend_at: "above" the plot; "below" it (its top 0.3 plot heights down); "under" the x-axis title (about
+      78 px under the plot, small print, the axis title drawn close to its axis: rows that wrap on a phone run
+      into neither); at the "bottom" of the figure, in rows of its own (`legend_rows`: room for that many when
+      they wrap on a phone); None: no legend. (`showlegend=False` hides a legend and keeps its place.)
+    `extra`: any other layout key; a dict merges into the house one key by key
+    (legend={"y": -0.35} moves the legend, margin={"b": 10} sets one margin). Empty lists and dicts are
+    left out, as plotly writes a layout."""
+    labels = {} if labels is None else labels
+    fixed_top = "t" in extra.get("margin", {})
+    spec, top = _title(labels.get("title"), title_at, height=height, narrow=narrow, subtitle=labels.get("subtitle"),
+                       automargin=not fixed_top)
+    lay = {"font": dict(FONT), "height": height, "showlegend": legend_at is not None, "margin": {**MARGIN, "t": top}}
+    if spec:
+        lay["title"] = spec
+    if legend_at == "under":
+        below = -min(0.6, 78 / max(120, height - 124))
+        lay["legend"] = {**LEGENDS["below"], "y": below, "font": {"size": 13}}
+        lay["xaxis"] = {"title": {"standoff": 6}}
+    elif legend_at is not None:
+        lay["legend"] = dict(LEGENDS[legend_at])
+    if legend_rows is not None:
+        lay["margin"]["b"] = 70 + 26 * legend_rows
+    for name, key in (("xaxis", "x"), ("yaxis", "y")):
+        if labels.get(key) is not None:
+            lay.setdefault(name, {}).setdefault("title", {})["text"] = labels[key]
+    lay = _merge(lay, extra)
+    return {k: v for k, v in lay.items() if not (isinstance(v, (dict, list)) and not v)}
 
 
-def legend_below_layout(labels, *, height, **extra):
-    """titled_legend_below as a plain layout dict (for figures built without plotly's validators): the
-    house layout with the title above and the legend below the plot. `extra` merges into it (dicts one
-    level deep)."""
-    title = {"text": labels["title"], "x": 0.01, "xanchor": "left"} if labels.get("title") else {}
-    title.update(y=0.985, yanchor="top")
-    below = -min(0.6, 78 / max(120, height - 124))
-    lay = {"title": title, "font": dict(FONT), "margin": {"l": 60, "r": 20, "t": 64, "b": 55},
-           "legend": {"orientation": "h", "yanchor": "top", "y": below, "x": 0, "font": {"size": 13}, "xanchor": "left"},
-           "height": height, "showlegend": True, "xaxis": {"title": {"standoff": 6}}, "yaxis": {}}
-    if labels.get("x") is not None:
-        lay["xaxis"]["title"]["text"] = labels["x"]
-    if labels.get("y") is not None:
-        lay["yaxis"]["title"] = {"text": labels["y"]}
+def _title(title, place, *, height, narrow, subtitle, automargin):
+    """(title dict or None, top margin px) of `title` at `place` (see layout)."""
+    if place == "phone":
+        return wrapped_title(title, height=height, width=PANEL_TITLE_WIDTH if narrow else TITLE_WIDTH)
+    if place == "plot":
+        if not title:
+            return None, 30
+        # plotly anchors a two-line title by its first line: the pad leaves room for the subtitle's
+        text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
+        return ({"text": text, "x": 0.01, "xanchor": "left", "yref": "paper", "y": 1, "yanchor": "bottom",
+                 "pad": {"b": 30 if subtitle else 12}}, 105 if subtitle else 75)
+    text = {"text": title, "x": 0.01, "xanchor": "left"} if title else {}
+    if place == "top":
+        return {**text, "y": 0.985, "yanchor": "top"}, 64
+    assert place == "toolbar", place
+    spec = {**text, "yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": MODEBAR_PX - 6}}
+    if automargin:
+        spec["automargin"] = True
+    return (spec if text else None), 60
+
+
+def _merge(base, extra):
+    """`base` with `extra` in it, as new dicts: a dict merges into a dict key by key (deeply), anything else
+    replaces."""
+    out = dict(base)
     for key, value in extra.items():
-        if isinstance(lay.get(key), dict):
-            lay[key] = {**lay[key], **value}
-        else:
-            lay[key] = value
-    return {k: v for k, v in lay.items() if v not in ([], {})}   # nothing empty (as plotly writes it)
+        if isinstance(value, dict):
+            value = _merge(out[key] if isinstance(out.get(key), dict) else {}, value)
+        out[key] = value
+    return out
+
+
+def _width(ch):
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def wrap(text, width=TITLE_WIDTH):
+    """Break `text` into lines of at most `width` units (CJK characters count 2) at spaces, or
+    anywhere in CJK runs, joined by <br>. The text is escaped: titles may hold user words."""
+    lines, line, used = [], "", 0
+    for word in str(text).replace("\n", " ").split(" "):
+        w = sum(_width(c) for c in word)
+        if line and used + 1 + w <= width:
+            line, used = f"{line} {word}", used + 1 + w
+            continue
+        if line:
+            lines.append(line)
+        line, used = "", 0
+        for c in word:                       # a word longer than a line (a CJK sentence) breaks anywhere
+            if used + _width(c) > width and line:
+                lines.append(line)
+                line, used = "", 0
+            line, used = line + c, used + _width(c)
+    if line:
+        lines.append(line)
+    return "<br>".join(html.escape(x, quote=False) for x in lines)
+
+
+def wrapped_title(title, *, height, width=TITLE_WIDTH):
+    """`title` (wrapped to `width` units) at the top left of a figure `height` px tall, under plotly's
+    toolbar, and the top margin its lines need: (title dict, or None without a title; margin top px).
+    The toolbar never covers it, a long title never runs off a phone, and no line overlaps the plot.
+
+    Formula: the first line's top sits MODEBAR_PX down, lowered MULTILINE_SHIFT_PX per extra line
+    (plotly lifts an n-line title by about (n - 1) half lines); the margin is that plus LINE_PX a line."""
+    text = wrap(title, width) if title else ""
+    lines = text.count("<br>") + 1 if text else 0
+    top = MODEBAR_PX + MULTILINE_SHIFT_PX * max(lines - 1, 0)
+    spec = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
+            "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}} if text else None
+    return spec, top + LINE_PX * lines + (6 if lines else 0)
+
+
+def escape(text):
+    """User or translated text for a plotly label (plotly reads a few tags such as <b>, <a href>)."""
+    return html.escape(str(text), quote=False)
+
+
+def token_labels(tokens):
+    """Unique, escaped axis labels "i·token" (a category axis would merge repeated words)."""
+    return [f"{i}·{html.escape(str(t))}" for i, t in enumerate(tokens)]
 
 
 def figure(data, lay):
@@ -162,9 +257,9 @@ def presentation(fig):
     fig.update_xaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_yaxes(title_font=dict(size=PRESENT_FONT), tickfont=dict(size=PRESENT_MIN))
     fig.update_layout(legend=dict(font=dict(size=PRESENT_MIN)), hoverlabel=dict(font_size=PRESENT_MIN))
-    fig.update_coloraxes(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
-    fig.for_each_trace(lambda tr: tr.update(colorbar=dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN)))
-                       if hasattr(tr, "colorbar") else None)
+    colorbar = dict(tickfont=dict(size=PRESENT_MIN), title_font=dict(size=PRESENT_MIN))
+    fig.update_coloraxes(colorbar=colorbar)
+    fig.for_each_trace(lambda tr: tr.update(colorbar=colorbar) if hasattr(tr, "colorbar") else None)
     fig.for_each_annotation(lambda a: a.update(font=dict(size=max(a.font.size or 0, PRESENT_MIN))))
     if fig.layout.polar is not None:
         fig.update_polars(radialaxis_tickfont_size=PRESENT_MIN, angularaxis_tickfont_size=PRESENT_MIN)

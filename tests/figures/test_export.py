@@ -37,7 +37,8 @@ def test_csv_holds_the_real_numbers_not_the_plotted_ones():
     rows = _rows(export.figure_csv(fig))
     assert [float(r[3]) for r in rows[1:]] == pytest.approx([0.0, 1e-6, 3e-3], rel=1e-6)
     z = np.array([[0.0, 10.0], [100.0, 1.0]])
-    fig = go.Figure(go.Heatmap(z=np.log10(np.maximum(z, 1e-9)), **{k: v for k, v in style.real_values("z", None, z).items() if k != "z"}))
+    real = {k: v for k, v in style.real_values("z", None, z).items() if k != "z"}
+    fig = go.Figure(go.Heatmap(z=np.log10(np.maximum(z, 1e-9)), **real))
     cells = _rows(export.figure_csv(fig))[1:]
     assert sorted(float(r[4]) for r in cells) == [0.0, 1.0, 10.0, 100.0]
 
@@ -67,7 +68,8 @@ def test_every_page_figure_exports_a_non_empty_csv():
             text = export.figure_csv(fig)
             if any(getattr(tr, "type", None) in ("heatmap", "scatter", "bar", "scatterpolar") for tr in fig.data):
                 rows = _rows(text)
-                assert rows[0] == export.HEADER and len(rows) >= 2, f"/{path}: empty CSV for {spec.get('layout', {}).get('title')}"
+                title = spec.get("layout", {}).get("title")
+                assert rows[0] == export.HEADER and len(rows) >= 2, f"/{path}: empty CSV for {title}"
                 assert all(len(r) == len(export.HEADER) for r in rows), f"/{path}: ragged CSV"
         n_csv = len(at.get("download_button"))
         assert n_csv >= len(figures(at)), f"/{path}: {len(figures(at))} figures but {n_csv} CSV buttons"

@@ -132,6 +132,7 @@ def validated_equals_built(fig):
 def test_every_figure_is_valid_plotly():
     """The builders skip plotly's validation for speed: validate what they build here, every kind."""
     for log in (False, True):
-        for fig in (_main(heads=(1, 8), sin=512, log=log)[1], _random(log=log)[1], _pair(d=2, R=16, pair=0, log=log)[1]):
+        for fig in (_main(heads=(1, 8), sin=512, log=log)[1], _random(log=log)[1],
+                    _pair(d=2, R=16, pair=0, log=log)[1]):
             assert validated_equals_built(fig)
             go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode

@@ -7,7 +7,7 @@ import plotly.io as pio
 
 from posviz.figures import lab as F
 from posviz.figures import overview as O
-from posviz.figures import panels, style
+from posviz.figures import style
 from posviz.lab import toy_model as A
 from posviz.views import lab as V
 
@@ -42,18 +42,18 @@ def test_titles_wrap_and_sit_below_the_toolbar():
     fig = F.attention_map(np.zeros((3, 3)), ["a", "b", "c"], zmax=1, labels={**LABELS, "title": long})
     title = fig.layout.title
     assert "<br>" in title.text and (title.yref, title.yanchor) == ("container", "top")
-    assert (1 - title.y) * fig.layout.height >= panels.MODEBAR_PX - 1e-6                   # under the toolbar
+    assert (1 - title.y) * fig.layout.height >= style.MODEBAR_PX - 1e-6                   # under the toolbar
     lines = title.text.count("<br>") + 1
-    assert fig.layout.margin.t >= panels.MODEBAR_PX + lines * panels.LINE_PX          # room for every line
-    assert max(len(line) for line in title.text.split("<br>")) <= panels.PANEL_TITLE_WIDTH
-    assert max(len(line) for line in panels.wrap(long).split("<br>")) <= panels.TITLE_WIDTH
-    zh = panels.wrap("每个真实 token 的输出误差 max |O_所选 − O_正确|，这是一段很长的中文标题")
-    assert all(sum(2 if ord(c) > 0x2e80 else 1 for c in line) <= panels.TITLE_WIDTH for line in zh.split("<br>"))
-    assert panels.wrap("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
+    assert fig.layout.margin.t >= style.MODEBAR_PX + lines * style.LINE_PX          # room for every line
+    assert max(len(line) for line in title.text.split("<br>")) <= style.PANEL_TITLE_WIDTH
+    assert max(len(line) for line in style.wrap(long).split("<br>")) <= style.TITLE_WIDTH
+    zh = style.wrap("每个真实 token 的输出误差 max |O_所选 − O_正确|，这是一段很长的中文标题")
+    assert all(sum(2 if ord(c) > 0x2e80 else 1 for c in line) <= style.TITLE_WIDTH for line in zh.split("<br>"))
+    assert style.wrap("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
 
 
 def test_labels_are_escaped_and_unique():
-    labels = panels.token_labels(["<b>x</b>", "the", "the"])
+    labels = style.token_labels(["<b>x</b>", "the", "the"])
     assert labels == ["0·&lt;b&gt;x&lt;/b&gt;", "1·the", "2·the"]
 
 
@@ -86,8 +86,8 @@ def test_max_payload():
         assert len(fig.to_json()) < 2_000_000
 
 
-def test_heatmap_panel():
-    fig = panels.heatmap_panel(np.eye(3), x=[0, 1, 2], y=[0, 1, 2], labels=LABELS, zmin=0, zmax=2)
+def test_heatmap_panel_shares_the_given_range():
+    fig = F.attention_map(np.eye(3), ["a", "b", "c"], zmax=2, labels=LABELS)
     assert (fig.data[0].zmin, fig.data[0].zmax) == (0, 2) and fig.layout.yaxis.autorange == "reversed"
 
 

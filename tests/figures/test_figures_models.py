@@ -54,7 +54,8 @@ def test_strip_cells_legend_and_lines():
     z = np.asarray(strip.data[0].z)
     names = [view.entry(k)["name"] for k in PICKS[0]]
     assert z.shape[0] == 3 and list(strip.data[0].y) == names[::-1]               # the first model on top
-    assert [tr.name for tr in strip.data[1:]] == [c for c in fm.STRIP if any(c in view.entry(k)["strip"] for k in PICKS[0])]
+    used = [c for c in fm.STRIP if any(c in view.entry(k)["strip"] for k in PICKS[0])]
+    assert [tr.name for tr in strip.data[1:]] == used
     assert strip.layout.legend.yanchor == "top" and strip.layout.legend.y < 0        # legend below the plot
     assert wave.layout.yaxis.type == "log" and list(wave.layout.xaxis.range) == [0, 1]
     assert len(wave.layout.shapes) == sum(bool(m["trained"]) + bool(m["max_length"])

@@ -51,7 +51,8 @@ def test_every_figure_is_valid_plotly(case, title):
 
 def test_panels_one_figure_each_on_the_given_range():
     r = V.equivariance.uncached("dog bites man", "man bites dog", method="rope")
-    figs = [F.equivariance_panel(z, r["tokens_b"], zrange=r["value_range"], labels=PANEL) for z in (r["out_b"], r["p_out_a"])]
+    figs = [F.equivariance_panel(z, r["tokens_b"], zrange=r["value_range"], labels=PANEL)
+            for z in (r["out_b"], r["p_out_a"])]
     for fig in figs:
         (hm,) = fig.data
         assert hm.type == "heatmap" and (hm.zmin, hm.zmax) == r["value_range"] and hm.zmid == 0

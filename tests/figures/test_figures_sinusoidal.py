@@ -71,7 +71,8 @@ def test_dot_vs_offset_traces():
     fig = figs.dot_vs_offset(d, a, [0, 37], labels=DOT)
     assert [t.mode for t in fig.data] == ["lines", "markers", "markers"]
     assert fig.data[1].name == "m=0"
-    assert fig.layout.legend.orientation == "h" and fig.layout.legend.yref == "container" and fig.layout.legend.y == 0  # under the axis title
+    legend = fig.layout.legend
+    assert legend.orientation == "h" and legend.yref == "container" and legend.y == 0     # under the axis title
 
 
 def test_shift_rotation_figure():
@@ -125,7 +126,8 @@ def test_every_builder_draws_one_panel():
     pe_p, rotated, target, _ = sn.shift_check(5, 3, 16)
     h_pe, h_dots = sn.single_frequency_table()
     built = [figs.waveforms(pe, [0, 1], labels=WAVES), figs.fingerprint_table(pe, 3, labels=FP),
-             figs.fingerprint_column(pe[3], labels=COLUMN), figs.similarity(sn.similarity_matrix(30, 16).numpy(), labels=SIM),
+             figs.fingerprint_column(pe[3], labels=COLUMN),
+             figs.similarity(sn.similarity_matrix(30, 16).numpy(), labels=SIM),
              figs.shift_matrix(sn.shift_rotation_matrix(3, 16).numpy(), labels=MATRIX),
              figs.shift_vectors(pe_p, rotated, target, labels=VECTORS), figs.hand_circle(h_pe.numpy(), labels=TITLE),
              figs.hand_dots(h_dots.numpy(), labels=TITLE), figs.layout_table(pe, labels=LAY),
@@ -183,12 +185,15 @@ def every_builder(L, D, base, position, M, LL, title="t"):
         figs.fingerprint_column(sn.sinusoidal_positions(1, D, base=base, offset=position).numpy()[0], labels=COLUMN),
         figs.similarity(sn.similarity_matrix(L, D, base=base).numpy(), labels=dict(SIM, title=title)),
         figs.dot_vs_offset(sn.dot_by_offset(L - 1, D, base=base).numpy(),
-                           sn.anchored_dot_by_offset([0, 37, 1000], L - 1, D, base=base).numpy(), [0, 37, 1000], labels=DOT),
+                           sn.anchored_dot_by_offset([0, 37, 1000], L - 1, D, base=base).numpy(), [0, 37, 1000],
+                           labels=DOT),
         figs.shift_matrix(sn.shift_rotation_matrix(3, D, base=base).numpy(), labels=MATRIX),
         figs.shift_vectors(pe_p, rotated, target, labels=dict(VECTORS, title=title)),
-        figs.hand_circle(h_pe.numpy(), labels=dict(title=title)), figs.hand_dots(h_dots.numpy(), labels=dict(title=title)),
+        figs.hand_circle(h_pe.numpy(), labels=dict(title=title)),
+        figs.hand_dots(h_dots.numpy(), labels=dict(title=title)),
         figs.layout_table(pe, labels=LAY),
-        figs.layout_table(sn.sinusoidal_positions(L, D, base=base, layout="concat").numpy(), labels=LAY, colorbar=False),
+        figs.layout_table(sn.sinusoidal_positions(L, D, base=base, layout="concat").numpy(), labels=LAY,
+                          colorbar=False),
         figs.modulo_rows(LL, M, learned.modulo_position_ids(LL, M).numpy(), labels=MOD))
 
 
@@ -208,7 +213,7 @@ def test_every_figure_is_valid_plotly(values, title):
 
 
 def test_titles_wrap_under_the_toolbar():
-    """A long title wraps (panels.wrap) and the top margin grows with its lines, as panels.title_on_top does."""
+    """A long title wraps (style.wrap) and the top margin grows with its lines (style.layout, title_at="phone")."""
     short = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=SIM)
     long = figs.similarity(sn.similarity_matrix(8, 4).numpy(), labels=dict(SIM, title=LONG_TITLE))
     assert short.layout.title.yref == "container" and short.layout.title.text == "t"
