@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from posviz.lab import exercises as X
-from posviz.pe.rope import apply_rope, pair_rotate
+from posviz.pe.rope import apply_rope
+from posviz.pe.rope_demos import pair_rotate
 
 SEEDS = range(0, 400, 7)
 
