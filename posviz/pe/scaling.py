@@ -91,18 +91,7 @@ def check_rope_parameters(head_dim, rope_parameters):
     beta_fast < beta_slow, truncate not a bool, LongRoPE factor lists of the wrong length.
     """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
-    if not isinstance(rope_parameters, dict):
-        raise PosvizError("rope_dict", name="rope_parameters", got=type(rope_parameters).__name__)
-    unknown = sorted(set(rope_parameters) - set(ROPE_PARAMETER_KEYS))
-    if unknown:
-        raise PosvizError("rope_keys", keys=", ".join(map(str, unknown)), allowed=", ".join(ROPE_PARAMETER_KEYS))
-    p = dict(rope_parameters)
-    if "rope_type" not in p:
-        raise PosvizError("rope_missing", rope_type="?", keys="rope_type")
-    rope_type = check_choice("rope_type", p["rope_type"], ROPE_TYPES)
-    missing = [k for k in REQUIRED[rope_type] if p.get(k) is None]
-    if missing:
-        raise PosvizError("rope_missing", rope_type=rope_type, keys=", ".join(missing))
+    p, rope_type = _known_keys(rope_parameters)
     out = {"rope_type": rope_type,
            "rope_theta": check_float("rope_theta", p["rope_theta"], 1.0, MAX_THETA, lo_open=True)}
     dim = rotary_width(head_dim, p)
@@ -116,38 +105,75 @@ def check_rope_parameters(head_dim, rope_parameters):
         out["original_max_position_embeddings"] = check_int(
             "original_max_position_embeddings", p["original_max_position_embeddings"], 1, MAX_POSITION)
     if rope_type == "yarn":
-        # HF: `beta_fast or 32`, `beta_slow or 1` -- a 0 or a missing value means the default.
-        bf = _opt_float(p, "beta_fast", 0.0, 1e4) or YARN_BETA_FAST
-        bs = _opt_float(p, "beta_slow", 0.0, 1e4) or YARN_BETA_SLOW
-        if bf < bs:
-            raise PosvizError("yarn_beta", fast=bf, slow=bs)
-        out.update(beta_fast=bf, beta_slow=bs,
-                   mscale=_opt_float(p, "mscale", 0.0, 100.0),
-                   mscale_all_dim=_opt_float(p, "mscale_all_dim", 0.0, 100.0),
-                   attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0, lo_open=True))
-        truncate = p.get("truncate", True)
-        if truncate is None:
-            truncate = True
-        if not isinstance(truncate, bool):
-            raise PosvizError("boolean", name="truncate", got=repr(truncate))
-        out["truncate"] = truncate
-    if rope_type == "llama3":
-        lo = check_float("low_freq_factor", p["low_freq_factor"], 0.0, 1e4, lo_open=True)
-        hi = check_float("high_freq_factor", p["high_freq_factor"], 0.0, 1e4, lo_open=True)
-        if hi < lo:   # equal factors (Llama 4) are accepted, as transformers does: no smoothed band
-            raise PosvizError("llama3_order", hi=hi, lo=lo)
-        out.update(low_freq_factor=lo, high_freq_factor=hi)
-    if rope_type == "longrope":
-        out["short_factor"] = _factor_list("short_factor", p["short_factor"], dim // 2)
-        out["long_factor"] = _factor_list("long_factor", p["long_factor"], dim // 2)
-        out["attention_factor"] = _opt_float(p, "attention_factor", 0.0, 100.0)
+        out.update(_yarn_parameters(p))
+    elif rope_type == "llama3":
+        out.update(_llama3_parameters(p))
+    elif rope_type == "longrope":
+        out.update(_longrope_parameters(p, dim))
     if p.get("mrope_section") is not None:
-        sec = p["mrope_section"]
-        if not isinstance(sec, (list, tuple)) or not all(isinstance(s, int) and s > 0 for s in sec) \
-                or sum(sec) != dim // 2:
-            raise PosvizError("mrope_section", n=dim // 2, got=repr(sec)[:80])
-        out["mrope_section"] = list(sec)
+        out["mrope_section"] = _mrope_section(p["mrope_section"], dim)
     return head_dim, out
+
+
+def _known_keys(rope_parameters):
+    """rope_parameters: a dict of known keys with a known rope_type and its required keys -> (a copy, rope_type)."""
+    if not isinstance(rope_parameters, dict):
+        raise PosvizError("rope_dict", name="rope_parameters", got=type(rope_parameters).__name__)
+    unknown = sorted(set(rope_parameters) - set(ROPE_PARAMETER_KEYS))
+    if unknown:
+        raise PosvizError("rope_keys", keys=", ".join(map(str, unknown)), allowed=", ".join(ROPE_PARAMETER_KEYS))
+    p = dict(rope_parameters)
+    if "rope_type" not in p:
+        raise PosvizError("rope_missing", rope_type="?", keys="rope_type")
+    rope_type = check_choice("rope_type", p["rope_type"], ROPE_TYPES)
+    missing = [k for k in REQUIRED[rope_type] if p.get(k) is None]
+    if missing:
+        raise PosvizError("rope_missing", rope_type=rope_type, keys=", ".join(missing))
+    return p, rope_type
+
+
+def _yarn_parameters(p):
+    """YaRN's own keys, checked, with HF's defaults: `beta_fast or 32`, `beta_slow or 1` (a 0 or a missing
+    value means the default), truncate True unless given."""
+    bf = _opt_float(p, "beta_fast", 0.0, 1e4) or YARN_BETA_FAST
+    bs = _opt_float(p, "beta_slow", 0.0, 1e4) or YARN_BETA_SLOW
+    if bf < bs:
+        raise PosvizError("yarn_beta", fast=bf, slow=bs)
+    out = dict(beta_fast=bf, beta_slow=bs,
+               mscale=_opt_float(p, "mscale", 0.0, 100.0),
+               mscale_all_dim=_opt_float(p, "mscale_all_dim", 0.0, 100.0),
+               attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0, lo_open=True))
+    truncate = p.get("truncate", True)
+    if truncate is None:
+        truncate = True
+    if not isinstance(truncate, bool):
+        raise PosvizError("boolean", name="truncate", got=repr(truncate))
+    out["truncate"] = truncate
+    return out
+
+
+def _llama3_parameters(p):
+    """Llama 3's band factors, checked: low_freq_factor <= high_freq_factor."""
+    lo = check_float("low_freq_factor", p["low_freq_factor"], 0.0, 1e4, lo_open=True)
+    hi = check_float("high_freq_factor", p["high_freq_factor"], 0.0, 1e4, lo_open=True)
+    if hi < lo:   # equal factors (Llama 4) are accepted, as transformers does: no smoothed band
+        raise PosvizError("llama3_order", hi=hi, lo=lo)
+    return dict(low_freq_factor=lo, high_freq_factor=hi)
+
+
+def _longrope_parameters(p, dim):
+    """LongRoPE's per-pair factor lists (dim // 2 each) and its optional attention factor, checked."""
+    return dict(short_factor=_factor_list("short_factor", p["short_factor"], dim // 2),
+                long_factor=_factor_list("long_factor", p["long_factor"], dim // 2),
+                attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0))
+
+
+def _mrope_section(sec, dim):
+    """M-RoPE's sections: positive ints that add up to the dim // 2 pairs -> list."""
+    if not isinstance(sec, (list, tuple)) or not all(isinstance(s, int) and s > 0 for s in sec) \
+            or sum(sec) != dim // 2:
+        raise PosvizError("mrope_section", n=dim // 2, got=repr(sec)[:80])
+    return list(sec)
 
 
 def _inv_freq_at(dim, base):
@@ -307,8 +333,11 @@ def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
         \text{linear (PI): } \theta'_i = \theta_i / s
         \text{dynamic: } b' = b\,\big(sL/L_0 - (s-1)\big)^{d/(d-2)},\ L = \max(L_{\mathrm{seq}}, L_0)
         \text{YaRN: } \theta'_i = (1-r_i)\,\theta_i + r_i\,\theta_i/s,\quad a = 0.1\ln s + 1
-        \text{Llama 3: } \theta'_i = (1-g_i)\,\theta_i/s + g_i\,\theta_i,\ g_i = \frac{L_0/\lambda_i-\text{low}}{\text{high}-\text{low}}
-        \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\ \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
+        \text{Llama 3: } \theta'_i = (1-g_i)\,\theta_i/s
+            + g_i\,\theta_i,\ g_i = \frac{L_0/\lambda_i-\text{low}}{\text{high}-\text{low}}
+        \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f
+            = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\
+            \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
 
     d is the rotary width int(head_dim * partial_rotary_factor); s = factor,
     L0 = original_max_position_embeddings. seq_len matters for "dynamic" and "longrope" (as in
