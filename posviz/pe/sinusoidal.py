@@ -114,7 +114,8 @@ def shift_rotation_2x2(delta, omega):
 
     Formula:
         \begin{bmatrix}\sin((p+\Delta)\omega)\\ \cos((p+\Delta)\omega)\end{bmatrix} =
-            \begin{bmatrix}\cos(\Delta\omega) & \sin(\Delta\omega)\\ -\sin(\Delta\omega) & \cos(\Delta\omega)\end{bmatrix}
+            \begin{bmatrix}\cos(\Delta\omega) & \sin(\Delta\omega)\\
+            -\sin(\Delta\omega) & \cos(\Delta\omega)\end{bmatrix}
             \begin{bmatrix}\sin(p\omega)\\ \cos(p\omega)\end{bmatrix}
 
         M(Delta) = [[ cos(Delta w), sin(Delta w)],
