@@ -19,11 +19,15 @@ aliases) with a note. Only json.loads touches the text: nothing is executed or r
 Unreadable input raises PosvizError naming the field; a valid config with something posviz cannot
 draw yet raises RopeNotSupported ("not supported yet: ...").
 """
+from __future__ import annotations
+
 import copy
 import dataclasses
 import json
 import math
 import threading
+
+import torch
 
 from posviz.pe.scaling import (
     ROPE_PARAMETER_KEYS,
@@ -56,7 +60,7 @@ class RopeNotSupported(PosvizError):
 
     boundary = True
 
-    def __init__(self, what):
+    def __init__(self, what: str) -> None:
         super().__init__("unsupported", what=what)
 
 
@@ -70,7 +74,7 @@ class LayerRope:
     head_dim: int
     rotary_dim: int
 
-    def frequencies(self, seq_len=None):
+    def frequencies(self, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
         """(inv_freq Tensor[rotary_dim//2], attention_factor) via posviz.pe.scaling."""
         return rope_frequencies(self.head_dim, self.rope_parameters, seq_len=seq_len)
 
@@ -84,16 +88,16 @@ class ModelRope:
     head_dim: int
     rotary_dim: int
     trained_length: int | None
-    layer_rope: list
-    rope: dict
+    layer_rope: list[str]                    # per layer: a key of `rope`, or "nope"
+    rope: dict[str, LayerRope]
     softmax_scale: float = 1.0
-    mrope_section: list | None = None
+    mrope_section: list[int] | None = None
     max_length: int | None = None
-    layer_kinds: list = dataclasses.field(default_factory=list)   # attention kind per layer
+    layer_kinds: list[str] = dataclasses.field(default_factory=list)   # attention kind per layer
     layout: str = "half"
-    query_temperature: dict | None = None    # Llama 4: {"floor_scale", "attn_scale"} on NoPE layers
-    notes: tuple = ()                        # (code, value) pairs the page turns into sentences
-    ignored: tuple = ()
+    query_temperature: dict[str, float] | None = None    # Llama 4: {"floor_scale", "attn_scale"} on NoPE layers
+    notes: tuple[tuple[str, object], ...] = ()         # (code, value) pairs the page turns into sentences
+    ignored: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- JSON
@@ -115,7 +119,7 @@ def _check_finite(value, path="config", depth=0):
             _check_finite(v, f"{path}[{i}]", depth + 1)
 
 
-def load_json(text):
+def load_json(text: str) -> dict:
     """json.loads with the size cap (64 KB), no NaN / Infinity, a JSON object at the top."""
     if not isinstance(text, str):
         raise PosvizError("config_text", got=type(text).__name__)
@@ -276,11 +280,11 @@ def _transformers():
         return transformers
 
 
-def transformers_version():
+def transformers_version() -> str:
     return _transformers().__version__
 
 
-def known_model_type(model_type):
+def known_model_type(model_type: object) -> bool:
     with HF_LOCK:
         return isinstance(model_type, str) and model_type in _transformers().CONFIG_MAPPING
 
@@ -492,7 +496,7 @@ def _generic_params(params, theta, prf, raw):
 
 
 # ---------------------------------------------------------------- entry point
-def read_model_rope(config):
+def read_model_rope(config: str | dict) -> ModelRope:
     """config.json text (or a dict) -> ModelRope, read as transformers reads that model type.
 
     Also accepted: a bare rope dict ({"rope_type": "yarn", "factor": 4, ..., "head_dim": 128}),
@@ -527,7 +531,7 @@ def _rename_su(cfg):
     return cfg, True
 
 
-def main_layer_type(model):
+def main_layer_type(model: ModelRope) -> str:
     """The key of `model.rope` the page draws first: the global layers, else the only type."""
     for key in ("full_attention", "default"):
         if key in model.rope:

@@ -18,7 +18,10 @@ original_max_position_embeddings; posviz.pe.rope_config fills it in the same way
 Frequencies are computed in float32 with the reference's order of operations; the analysis
 helpers (wavelengths, phases, scores) work in float64.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -70,7 +73,7 @@ def _factor_list(name, values, n):
     return [check_float(f"{name}[{i}]", v, 0.0, 1e6, lo_open=True) for i, v in enumerate(values)]
 
 
-def rotary_width(head_dim, rope_parameters):
+def rotary_width(head_dim: int, rope_parameters: dict) -> int:
     """The dims RoPE rotates: int(head_dim * partial_rotary_factor) as transformers computes it
     (head_dim when there is no partial_rotary_factor). Must be even."""
     prf = rope_parameters.get("partial_rotary_factor") if isinstance(rope_parameters, dict) else None
@@ -83,7 +86,7 @@ def rotary_width(head_dim, rope_parameters):
     return dim
 
 
-def check_rope_parameters(head_dim, rope_parameters):
+def check_rope_parameters(head_dim: int, rope_parameters: dict) -> tuple[int, dict]:
     """Validate (head_dim, rope_parameters) -> (head_dim, normalised dict with defaults filled).
 
     Raises PosvizError naming the parameter: head_dim odd / out of range, unknown rope_type or key,
@@ -193,7 +196,7 @@ def _default_inv_freq(dim, base):
     return rope_inv_freq(dim, base) if base <= MAX_BASE else _inv_freq_at(dim, base)
 
 
-def ntk_aware_base(base, factor, head_dim):
+def ntk_aware_base(base: float, factor: float, head_dim: int) -> float:
     r"""Static NTK-aware base change (bloc97 2023).
 
     Formula:
@@ -208,7 +211,7 @@ def ntk_aware_base(base, factor, head_dim):
     return base * factor ** (head_dim / (head_dim - 2))
 
 
-def yarn_get_mscale(scale, mscale=1.0):
+def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     r"""YaRN attention temperature (Peng et al. 2023).
 
     Formula:
@@ -217,7 +220,7 @@ def yarn_get_mscale(scale, mscale=1.0):
     return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
 
 
-def yarn_attention_factor(p):
+def yarn_attention_factor(p: dict) -> float:
     r"""YaRN's factor on cos and sin: attention_factor if given; with mscale and mscale_all_dim
     both non-zero their ratio; else 0.1 ln s + 1.
 
@@ -232,7 +235,7 @@ def yarn_attention_factor(p):
     return float(yarn_get_mscale(s))
 
 
-def deepseek_softmax_scale(rope_parameters):
+def deepseek_softmax_scale(rope_parameters: dict | None) -> float:
     r"""DeepSeek-V2/V3 fold YaRN's temperature into the softmax scale instead of cos/sin: with
     rope scaling and mscale_all_dim, 1/sqrt(d_qk) is multiplied by m(s, mscale_all_dim)^2.
 
@@ -248,7 +251,7 @@ def deepseek_softmax_scale(rope_parameters):
     return float(m * m)
 
 
-def longrope_attention_factor(p):
+def longrope_attention_factor(p: dict) -> float:
     r"""LongRoPE's factor on cos and sin: attention_factor if given, else from the context ratio
     s = factor (= max_position_embeddings / L0 in Phi-3's files).
 
@@ -261,7 +264,7 @@ def longrope_attention_factor(p):
     return 1.0 if s <= 1.0 else math.sqrt(1 + math.log(s) / math.log(L0))
 
 
-def yarn_correction_range(head_dim, p):
+def yarn_correction_range(head_dim: int, p: dict) -> tuple[float, float]:
     r"""Pair indices where YaRN's ramp starts and ends.
 
     Formula:
@@ -283,7 +286,7 @@ def yarn_correction_range(head_dim, p):
     return max(low, 0), min(high, head_dim - 1)
 
 
-def yarn_ramp(head_dim, rope_parameters):
+def yarn_ramp(head_dim: int, rope_parameters: dict) -> tuple[torch.Tensor, float, float]:
     r"""YaRN's ramp per pair -> (ramp Tensor[d/2] in [0,1], low, high).
 
     Formula:
@@ -301,7 +304,7 @@ def yarn_ramp(head_dim, rope_parameters):
     return ((i - low) / span).clamp(0.0, 1.0), low, high              # [d/2] float32
 
 
-def llama3_bands(head_dim, rope_parameters):
+def llama3_bands(head_dim: int, rope_parameters: dict) -> torch.Tensor:
     r"""Llama 3 band of each pair -> LongTensor[d/2]: 0 = high frequency (kept),
     1 = medium (smoothed), 2 = low frequency (divided by factor).
 
@@ -325,7 +328,8 @@ def llama3_bands(head_dim, rope_parameters):
     return bands
 
 
-def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
+def rope_frequencies(head_dim: int, rope_parameters: dict, *,
+                     seq_len: int | None = None) -> tuple[torch.Tensor, float]:
     r"""(inv_freq Tensor[rotary_dim//2] float32, attention_factor float) for a HF-style dict.
 
     Formula:
@@ -388,7 +392,7 @@ def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
     return inv.to(torch.float32), float(attention)
 
 
-def pair_wavelengths(inv_freq):
+def pair_wavelengths(inv_freq: torch.Tensor | Sequence[float]) -> torch.Tensor:
     r"""How many positions pair i needs for one full turn.
 
     Formula:
@@ -400,7 +404,8 @@ def pair_wavelengths(inv_freq):
     return 2 * math.pi / inv                                           # [d/2]
 
 
-def phase_coverage(inv_freq_train, inv_freq_target, train_length, target_length):
+def phase_coverage(inv_freq_train: torch.Tensor | Sequence[float], inv_freq_target: torch.Tensor | Sequence[float],
+                   train_length: int, target_length: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     r"""Fraction of a full turn each pair covers -> (seen [d/2], needed [d/2], never_seen bool [d/2]).
 
     Formula:
@@ -423,7 +428,7 @@ def phase_coverage(inv_freq_train, inv_freq_target, train_length, target_length)
     return seen, needed, needed > seen * (1 + 1e-6)
 
 
-def log_distances(max_distance, n=1200):
+def log_distances(max_distance: int, n: int = 1200) -> torch.Tensor:
     """Integer distances 0..max_distance: every one up to 64, then about n log-spaced ones."""
     max_distance = check_int("max_distance", max_distance, 1, MAX_POSITION)
     n = check_int("n", n, 2, 20000)
@@ -433,7 +438,8 @@ def log_distances(max_distance, n=1200):
     return torch.unique(r.clamp(0, max_distance)).to(torch.long)                     # [R]
 
 
-def ones_score(inv_freq, distances, attention_factor=1.0):
+def ones_score(inv_freq: torch.Tensor | Sequence[float], distances: torch.Tensor | Sequence[float],
+               attention_factor: float = 1.0) -> torch.Tensor:
     r"""Score of q = k = (1,...,1) at relative distance r with the given (scaled) frequencies,
     divided by d: the RoFormer-style decay curve of a scaled spectrum, in float64.
 
@@ -454,7 +460,7 @@ def ones_score(inv_freq, distances, attention_factor=1.0):
     return a * a * out                                                 # [R]
 
 
-def comparison_factor(train_length, target_length):
+def comparison_factor(train_length: int, target_length: int) -> float:
     r"""The factor every compared method uses, at least 1 (no scaling when the target fits).
 
     Formula:
@@ -465,7 +471,8 @@ def comparison_factor(train_length, target_length):
     return max(1.0, target_length / train_length)
 
 
-def method_parameters(method, head_dim, base, train_length, target_length, *, yarn=None, llama3=None):
+def method_parameters(method: str, head_dim: int, base: float, train_length: int, target_length: int, *,
+                      yarn: dict | None = None, llama3: dict | None = None) -> tuple[dict, int | None]:
     """The rope_parameters (and seq_len) of one comparison method with s = L_target / L_train.
 
     "ntk" is a default RoPE with the NTK-aware base b' = b s^{d/(d-2)}; "dynamic" is evaluated
@@ -498,7 +505,8 @@ def method_parameters(method, head_dim, base, train_length, target_length, *, ya
             "original_max_position_embeddings": L0, **extra}, None
 
 
-def frequency_ratio(inv_freq_new, inv_freq_old):
+def frequency_ratio(inv_freq_new: torch.Tensor | Sequence[float],
+                    inv_freq_old: torch.Tensor | Sequence[float]) -> torch.Tensor:
     r"""Per pair, how much a method changed the frequency -> Tensor[d/2] float64.
 
     Formula:
@@ -512,7 +520,8 @@ def frequency_ratio(inv_freq_new, inv_freq_old):
     return a / b                                                       # [d/2]
 
 
-def band_of_ratio(ratio, factor, rtol=1e-4):
+def band_of_ratio(ratio: torch.Tensor | Sequence[float], factor: float,
+                  rtol: float = 1e-4) -> torch.Tensor:
     """Band of each pair from theta'/theta -> LongTensor[d/2]: 0 = kept (ratio 1),
     2 = divided by the full factor (ratio 1/factor), 1 = in between (smoothed / partly scaled).
     For Llama 3 this reproduces llama3_bands; for PI every pair is 2."""
