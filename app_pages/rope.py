@@ -3,7 +3,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import rope as fr
-from posviz.pe import rope
+from posviz.pe import rope, rope_demos
 from posviz.views import rope as view
 
 
@@ -37,7 +37,7 @@ with ui.guard():
     lab = _labels("rope.clock", ("arc", "pair") + (("angle",) if cv["plain"] else ("between", "added")))
     ui.plot(fr.clock_faces, cv["hands"], cv["pairs"], labels=lab | dict(q=ui.t("rope.clock.q", m=m),
             k=ui.t("rope.clock.k", n=n)), key="rope_clocks")
-    ui.explain(rope.clock_hands, rope.rope_inv_freq, rope.wrap_angle, note=ui.t("rope.clock.formula_note"))
+    ui.explain(rope_demos.clock_hands, rope.rope_inv_freq, rope.wrap_angle, note=ui.t("rope.clock.formula_note"))
 
 _section("score")
 with ui.guard():
@@ -50,7 +50,7 @@ with ui.guard():
     (st.warning if only_q else st.success)(ui.t("rope.score.bug" if only_q else "rope.score.equal"),
                                            icon=":material/bug_report:" if only_q else ":material/check_circle:")
     st.caption(ui.t("rope.score.note"))
-    ui.explain(rope.shift_scores, rope.rotated_score, rope.apply_rope)
+    ui.explain(rope_demos.shift_scores, rope_demos.rotated_score, rope.apply_rope)
 
 _section("anim")
 mode = ui.radio("rope_anim", view.ANIM_MODES, "both")
@@ -60,7 +60,7 @@ with ui.guard():
         pair=ui.t("rope.dist.pair"))
     ui.plot(fr.clock_animation, av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
             labels=lab, key="rope_anim_fig")
-    ui.explain(view.animation, rope.clock_hands)
+    ui.explain(view.animation, rope_demos.clock_hands)
 
 _section("dist")
 with ui.guard():
@@ -86,7 +86,7 @@ with ui.guard():
     table = view.hand_table()
     cols = {k: ui.t(f"rope.hand.col.{k}") for k in table[0]}             # looked up once, not once per cell
     ui.table([{cols[k]: ui.t(f"rope.hand.{v}") if k == "example" else v for k, v in r.items()} for r in table])
-    ui.explain(rope.hand_examples, rope.pair_rotate, rope.rotation_2x2, rope.pair_score_closed_form)
+    ui.explain(rope_demos.hand_examples, rope_demos.pair_rotate, rope.rotation_2x2, rope_demos.pair_score_closed_form)
 
 _section("calc")
 qk = {}
@@ -109,7 +109,7 @@ with ui.guard():
         st.metric(ui.t("rope.calc.score"), f"{kv['score']:.4f}", border=True)
         st.latex(fr.calculator_formula(kv))
         st.caption(ui.t("rope.calc.only_q" if calc_only_q else "rope.calc.relative"))
-    ui.explain(view.calculator, rope.pair_score, rope.pair_score_closed_form)
+    ui.explain(view.calculator, rope_demos.pair_score, rope_demos.pair_score_closed_form)
 
 _section("steps", x=view.STEP_X)
 with ui.more("rope_steps") as box, ui.guard():   # a deep dive: closed, its body does not run
@@ -121,7 +121,7 @@ with ui.more("rope_steps") as box, ui.guard():   # a deep dive: closed, its body
             for col, name in zip(st.columns(len(tables)), tables):
                 with col: ui.table(sv["tables"][name])  # noqa: E701
         st.caption(ui.t("rope.steps.check", diff=f"{sv['max_diff']:.1e}"))
-        ui.explain(rope.apply_rope, rope.rotate_pairs, rope.rope_inv_freq, rope.apply_rope_steps, note=ui.t("rope.steps.fast_note"))
+        ui.explain(rope.apply_rope, rope.rotate_pairs, rope.rope_inv_freq, rope_demos.apply_rope_steps, note=ui.t("rope.steps.fast_note"))
 
 _section("sdpa")
 with ui.guard():
@@ -143,7 +143,7 @@ with ui.guard():
         col.metric(ui.t(f"rope.layout.m_{key}"), f"{lv[key]:.4f}", delta=note and ui.t(f"rope.layout.{note}"),
                    delta_color=color, delta_arrow="off", border=True)
     st.warning(ui.t("rope.layout.warning"), icon=":material/warning:")
-    ui.explain(rope.pairing_permutation, rope.layout_demo, note=ui.t("rope.layout.formula_note"))
+    ui.explain(rope.pairing_permutation, rope_demos.layout_demo, note=ui.t("rope.layout.formula_note"))
 
 st.subheader(ui.t("rope.where.title"))
 st.markdown(ui.t("rope.where.body"))

@@ -242,7 +242,8 @@ def exercise_1(q=EX1_Q, k=EX1_K, theta=EX1_THETA, pairs=EX1_PAIRS, *, rotate_k=T
     r"""Scores (R(p) q)^T (R(s) k) = q^T R(s - p) k for one pair of dimensions with angle θ.
 
     Formula:
-        (R(p\theta)q)^\top R(s\theta)k=q^\top R(\varphi)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,\quad\varphi=(s-p)\theta
+        (R(p\theta)q)^\top R(s\theta)k=q^\top R(\varphi)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,
+            \quad\varphi=(s-p)\theta
         (R(p\theta)q)^\top k=q^\top R(-p\theta)k
 
     With rotate_k=False (exercise 2) the score is (R(p) q)^T k = q^T R(-p) k.

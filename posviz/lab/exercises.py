@@ -144,11 +144,13 @@ def problem(seed):
 
     Formula:
         R(\varphi)=\begin{bmatrix}\cos\varphi&-\sin\varphi\\ \sin\varphi&\cos\varphi\end{bmatrix}
-        \text{score}=(R(p\theta)q)^\top R(s\theta)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,\quad\varphi=(s-p)\theta
+        \text{score}=(R(p\theta)q)^\top R(s\theta)k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,
+            \quad\varphi=(s-p)\theta
         (R(p\theta)q)^\top k=(q\cdot k)\cos\varphi+(q_2k_1-q_1k_2)\sin\varphi,\quad\varphi=-p\theta
 
     -> dict(seed, q, k, p, s, only_q, theta {"pi": [n, d], "text", "value"}, r,
-            angle_p, angle_s, phi, phi_wrapped (φ in (−π, π]) (angles like theta), cos_p, sin_p, cos_s, sin_s, cos_phi, sin_phi,
+            angle_p, angle_s, phi, phi_wrapped (φ in (−π, π]) (angles like theta), cos_p, sin_p, cos_s, sin_s,
+           cos_phi, sin_phi,
             q_rot [2], k_rot [2] (k itself if only_q), score, dot (q·k), cross (q_2 k_1 − q_1 k_2),
             closed (the closed form, equal to score), shift Δ, shift_score (the score at p+Δ, s+Δ),
             shift_equal (bool)); every number exact as {"a", "b", "r", "text", "value"}.
@@ -173,7 +175,8 @@ def problem(seed):
     (cp, sp), (cs, ss) = _cos_sin(p * theta, r), _cos_sin(s * theta, r)
     ex = lambda x: _exact(x, r)                                    # noqa: E731
     return dict(seed=seed, q=list(q), k=list(k), p=p, s=s, only_q=only_q, theta=_angle(theta), r=r,
-                angle_p=_angle(p * theta), angle_s=_angle(s * theta), phi=_angle(phi), phi_wrapped=_angle(wrap_turn(phi)),
+                angle_p=_angle(p * theta), angle_s=_angle(s * theta), phi=_angle(phi),
+                phi_wrapped=_angle(wrap_turn(phi)),
                 cos_p=ex(cp), sin_p=ex(sp), cos_s=ex(cs), sin_s=ex(ss), cos_phi=ex(cphi), sin_phi=ex(sphi),
                 q_rot=[ex(x) for x in qr], k_rot=[ex(x) for x in kr], score=ex(score), dot=dot, cross=cross,
                 closed=ex(closed), shift=shift, shift_score=ex(shifted), shift_equal=shifted == score)

@@ -29,6 +29,10 @@ token", 2 and 3 "content" (random W_Q, W_K):
 Bugs (seed 000 §13) are switches of `forward`; wrong position-id schemes are in
 `posviz.pe.position_ids`. A learned table too short for the positions raises
 `posviz.pe.learned.PositionOutOfRangeError` (the hard boundary), never wraps.
+
+`forward` is the layer's steps (posviz.lab._toy_layer: embed, project, rotate, bias, mask, attend)
+called in the open; `summary_matrix` runs the same steps through its private fast path
+(posviz.lab._toy_fast), which shares intermediates between setups and equals forward bit for bit.
 """
 import functools
 import math
@@ -37,12 +41,15 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from posviz.lab import _toy_fast
+from posviz.lab import _toy_layer as layer
+from posviz.lab._toy_layer import LOWP_DTYPES, T5_BUCKETS, T5_MAX_DISTANCE
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import MAX_TOKENS, encode
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import make_position_ids
-from posviz.pe.relative import alibi_slopes, t5_relative_position_bucket
-from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq, rotate_pairs
+from posviz.pe.relative import t5_relative_position_bucket
+from posviz.pe.rope import ROPE_LAYOUTS, apply_rope, rope_inv_freq
 from posviz.pe.sinusoidal import sinusoidal_frequencies, sinusoidal_positions
 from posviz.validate import (
     MAX_LENGTH,
@@ -60,13 +67,10 @@ POSITION_METHODS = ("nope", "sinusoidal", "learned", "rope", "alibi", "t5")
 BUGS = ("no_position", "rotate_q_only", "rotate_v", "rope_on_hidden", "pads_unmasked",
         "layout_mismatch", "low_precision")
 ROPE_ONLY_BUGS = ("rotate_q_only", "rotate_v", "rope_on_hidden", "layout_mismatch", "low_precision")
-LOWP_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
 LOWP_OFFSETS = (512, 2048, 8192, 32768)
 MAX_LOWP_OFFSET = 60000                # float16 reaches 65504: offset + any toy position stays finite
 HEAD_KINDS = ("previous", "nearby", "content", "content")
 MAX_VOCAB = 2 * MAX_TOKENS + 32        # embedding rows: ids of a two-sentence batch fit
-T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
-NEG = -1e9                             # masked logit (finite: a fully masked pad row stays finite)
 HARMLESS, HARMFUL = 1e-5, 1e-2         # thresholds used by the tests and the page
 
 
@@ -222,11 +226,7 @@ def lowp_positions(position_ids, offset, lowp_dtype="bfloat16"):
     """
     check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
     pos = as_tensor("position_ids", position_ids)                          # [...]
-    return _round_positions(pos, check_int("lowp_offset", offset, 0, MAX_LOWP_OFFSET), LOWP_DTYPES[lowp_dtype])
-
-
-def _round_positions(position_ids, offset, dtype):
-    return (position_ids.to(torch.float32) + offset).to(dtype)            # [...] rounded to dtype
+    return layer.round_positions(pos, check_int("lowp_offset", offset, 0, MAX_LOWP_OFFSET), LOWP_DTYPES[lowp_dtype])
 
 
 def representable_spacing(value, lowp_dtype="bfloat16"):
@@ -242,20 +242,6 @@ def significant_bits(lowp_dtype="bfloat16"):
     """Significant bits of `lowp_dtype` (implicit leading bit included): bfloat16 8, float16 11."""
     check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
     return 1 - int(math.log2(torch.finfo(LOWP_DTYPES[lowp_dtype]).eps))
-
-
-def _rotate_lowp(x, position_ids, offset, dtype, layout):
-    """RoPE with angles (p + offset) * theta computed in a low-precision dtype (the bug).
-
-    angle = dt(dt(p + offset) * dt(theta)): the positions are rounded first (`lowp_positions`),
-    then the product; the fastest pair (theta_0 = 1) turns a position spacing of 64 into 64 rad.
-    """
-    d = x.shape[-1]
-    theta = rope_inv_freq(d).to(dtype)                                    # [d/2] low precision
-    pos = _round_positions(position_ids, offset, dtype)                   # [N,L] rounded
-    ang = (pos[..., None] * theta).to(torch.float32)                      # [N,L,d/2]
-    cos, sin = ang.cos()[:, None], ang.sin()[:, None]                     # [N,1,L,d/2]
-    return rotate_pairs(x, cos, sin, layout)                              # [N,H,L,d]
 
 
 def _check_inputs(model, token_ids, attention_mask, position_ids):
@@ -284,6 +270,15 @@ def _check_inputs(model, token_ids, attention_mask, position_ids):
     return token_ids, attention_mask, position_ids
 
 
+def _check_bugs(bugs, lowp_dtype):
+    """bugs (any iterable of names of BUGS) -> tuple; lowp_dtype one of LOWP_DTYPES."""
+    bugs = tuple(bugs)
+    for b in bugs:
+        check_choice("bugs", b, BUGS)
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    return bugs
+
+
 def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bugs=(),
             lowp_dtype="bfloat16", lowp_offset=4096):
     r"""One attention layer -> AttentionResult(weights [N,H,L,S], output [N,L,D]).
@@ -296,180 +291,34 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
     `bugs` switches on the mistakes of seed 000 §13 (see BUGS); RoPE-only bugs are
     ignored for other methods.
     """
-    bugs = tuple(bugs)
-    for b in bugs:
-        check_choice("bugs", b, BUGS)
-    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    bugs = _check_bugs(bugs, lowp_dtype)
     lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
     token_ids, attention_mask, position_ids = _check_inputs(model, token_ids, attention_mask, position_ids)
     method = "nope" if "no_position" in bugs else model.method
-    n, length = token_ids.shape
-    d = model.head_dim
     pos = position_ids.long()                                             # [N,L]
-    x = model.embed[token_ids]                                            # [N,L,D]
-    if method == "sinusoidal":
-        lo = int(pos.min())
-        table = sinusoidal_positions(int(pos.max()) - lo + 1, model.dim, offset=lo)  # [P,D] rows lo..max
-        x = x + table[pos - lo]                                           # [N,L,D]
-    elif method == "learned":
-        if int(pos.max()) >= model.max_length:   # the hard boundary: never wrapped
-            raise PositionOutOfRangeError(int(pos.max()) + 1, model.max_length)
-        x = x + model.pos_table[pos]                                      # [N,L,D]
-    rope = method == "rope"
-    layout = model.rope_layout
-    if rope and "layout_mismatch" in bugs:
-        layout = "half" if layout == "interleaved" else "interleaved"
+    x = layer.embed_inputs(model, token_ids, pos, method)                 # [N,L,D] E[ids] (+ PE[p] or P[p])
+    rope, layout = method == "rope", layer.rope_layout(model, bugs)
     if rope and "rope_on_hidden" in bugs:
-        x = apply_rope(x[:, None], pos, layout=layout)[:, 0]              # [N,L,D] rotated once, D-dim
-    q = torch.einsum("nld,hde->nhle", x, model.wq) + model.bq[None, :, None]  # [N,H,L,d]
-    k = torch.einsum("nld,hde->nhle", x, model.wk) + model.bk[None, :, None]  # [N,H,L,d]
-    v = torch.einsum("nld,hde->nhle", x, model.wv)                            # [N,H,L,d]
+        x = layer.rotate_hidden(x, pos, layout)                           # [N,L,D] rotated once, D-dim
+    q, k, v = layer.project(model, x)                                     # [N,H,L,d] x3
     if rope and "rope_on_hidden" not in bugs:
         if "low_precision" in bugs:
-            dt = LOWP_DTYPES[lowp_dtype]
-            rot = lambda t: _rotate_lowp(t, pos, lowp_offset, dt, layout)  # noqa: E731
+            rot = functools.partial(layer.rotate_lowp, position_ids=pos, offset=lowp_offset,
+                                    dtype=LOWP_DTYPES[lowp_dtype], layout=layout)
         else:
-            rot = lambda t: apply_rope(t, pos, layout=layout)              # noqa: E731
+            rot = functools.partial(apply_rope, position_ids=pos, layout=layout)
         q = rot(q)                                                        # [N,H,L,d]
         if "rotate_q_only" not in bugs:
             k = rot(k)                                                    # [N,H,L,d]
         if "rotate_v" in bugs:
             v = rot(v)                                                    # [N,H,L,d]
-    scores = q @ k.transpose(-1, -2) / math.sqrt(d)                       # [N,H,L,S]
-    if method == "alibi":
-        dist = (pos[:, :, None] - pos[:, None, :]).abs().float()          # [N,L,S] |p_i - p_j|
-        scores = scores - alibi_slopes(model.num_heads)[None, :, None, None] * dist[:, None]  # [N,H,L,S]
-    elif method == "t5":
-        rel = pos[:, None, :] - pos[:, :, None]                           # [N,L,S] p_j - p_i
-        bucket = t5_relative_position_bucket(rel, bidirectional=not causal, num_buckets=T5_BUCKETS,
-                                             max_distance=T5_MAX_DISTANCE)  # [N,L,S]
-        scores = scores + model.t5_table[:, bucket].permute(1, 0, 2, 3)   # [N,H,L,S]
-    allowed = torch.ones(n, length, length, dtype=torch.bool)            # [N,L,S]
-    if "pads_unmasked" not in bugs:
-        allowed = allowed & attention_mask.bool()[:, None, :]             # [N,L,S] keys must be real
-    if causal:
-        allowed = allowed & torch.ones(length, length, dtype=torch.bool).tril()[None]  # [N,L,S]
-    scores = scores.masked_fill(~allowed[:, None], NEG)                   # [N,H,L,S]
-    weights = scores.softmax(dim=-1)                                      # [N,H,L,S]
-    out = (weights @ v).transpose(1, 2).reshape(n, length, model.dim)     # [N,L,D]
+    scores = layer.scaled_scores(q, k)                                    # [N,H,L,S]
+    bias = layer.position_bias(model, pos, method, causal)                # [N,H,L,S] (ALiBi, T5) or None
+    if bias is not None:
+        scores = scores + bias                                            # [N,H,L,S]
+    allowed = layer.key_mask(attention_mask, "pads_unmasked" in bugs, causal)  # [N,L,S]
+    weights, out = layer.attend(scores, allowed, v, model.dim)            # [N,H,L,S] [N,L,D]
     return AttentionResult(weights=weights, output=out, position_ids=pos)
-
-
-# ---------------------------------------------------------------- forward with shared intermediates
-def _stage(memo, key, make):
-    """memo[key], made by make() the first time."""
-    if key not in memo:
-        memo[key] = make()
-    return memo[key]
-
-
-def _rope_cos_sin(pos, d):
-    """cos and sin of the angles p theta_i exactly as apply_rope computes them (float32, factor 1)
-    -> [N,1,L,d/2] x2, for rotate_pairs (which apply_rope's fast path equals bit for bit)."""
-    angles = pos.to(torch.float32)[..., None] * rope_inv_freq(d)         # [N,L,d/2]
-    return angles.cos()[:, None], angles.sin()[:, None]                   # [N,1,L,d/2] x2
-
-
-def _memo_forward(model, token_ids, attention_mask, pos, *, causal, bugs, lowp_dtype, lowp_offset, memo, common):
-    """`forward`'s output [N,L,D] on checked inputs (pos: LongTensor [N,L]), for many setups of one batch.
-
-    The same operations as `forward`, stage by stage, but every intermediate is kept under a key
-    naming exactly what it depends on (the position ids where they enter, the layout, the
-    low-precision rounding, ...): `memo` for ONE model and ONE (token_ids, attention_mask), `common`
-    for what does not depend on the model (cos / sin, key masks, ALiBi's bias). Setups that share
-    a tensor compute it once; the numbers are forward's, bit for bit (tests/lab/test_toy_model.py
-    compares summary_matrix with compare, cell by cell).
-    """
-    method = "nope" if "no_position" in bugs else model.method
-    n, length = token_ids.shape
-    d = model.head_dim
-    pk = (tuple(pos.shape), pos.numpy().tobytes())                       # the position ids as a key
-    if method == "learned" and int(pos.max()) >= model.max_length:      # the hard boundary: never wrapped
-        raise PositionOutOfRangeError(int(pos.max()) + 1, model.max_length)
-
-    def embed():
-        x = model.embed[token_ids]                                        # [N,L,D]
-        if method == "sinusoidal":
-            lo = int(pos.min())
-            table = sinusoidal_positions(int(pos.max()) - lo + 1, model.dim, offset=lo)  # [P,D] rows lo..max
-            x = x + table[pos - lo]                                       # [N,L,D]
-        elif method == "learned":
-            x = x + model.pos_table[pos]                                  # [N,L,D]
-        return x
-
-    x_key = ("x", method, pk) if method in ("sinusoidal", "learned") else ("x",)   # else the token embeddings
-    x = _stage(memo, x_key, embed)                                        # [N,L,D]
-    rope = method == "rope"
-    layout = model.rope_layout
-    if rope and "layout_mismatch" in bugs:
-        layout = "half" if layout == "interleaved" else "interleaved"
-    hidden = rope and "rope_on_hidden" in bugs
-    if hidden:
-        x_key = x_key + ("hidden", layout, pk)
-        x = _stage(memo, x_key, lambda: apply_rope(x[:, None], pos, layout=layout)[:, 0])  # [N,L,D] rotated once
-
-    def project():
-        q = torch.einsum("nld,hde->nhle", x, model.wq) + model.bq[None, :, None]  # [N,H,L,d]
-        k = torch.einsum("nld,hde->nhle", x, model.wk) + model.bk[None, :, None]  # [N,H,L,d]
-        v = torch.einsum("nld,hde->nhle", x, model.wv)                            # [N,H,L,d]
-        return q, k, v
-
-    q, k, v = _stage(memo, ("qkv",) + x_key, project)                    # [N,H,L,d] x3
-    q_key = k_key = v_key = x_key
-    if rope and not hidden:
-        if "low_precision" in bugs:
-            dt = LOWP_DTYPES[lowp_dtype]
-            rot = lambda t: _rotate_lowp(t, pos, lowp_offset, dt, layout)  # noqa: E731
-            r_key = ("lowp", lowp_dtype, lowp_offset, layout, pk)
-        else:
-            cos, sin = _stage(common, ("cos_sin", d, pk), lambda: _rope_cos_sin(pos, d))  # [N,1,L,d/2] x2
-            rot = lambda t: rotate_pairs(t, cos, sin, layout)              # noqa: E731
-            r_key = ("rope", layout, pk)
-        q = _stage(memo, ("q",) + q_key + r_key, functools.partial(rot, q))   # [N,H,L,d]
-        q_key = q_key + r_key
-        if "rotate_q_only" not in bugs:
-            k = _stage(memo, ("k",) + k_key + r_key, functools.partial(rot, k))  # [N,H,L,d]
-            k_key = k_key + r_key
-        if "rotate_v" in bugs:
-            v = _stage(memo, ("v",) + v_key + r_key, functools.partial(rot, v))  # [N,H,L,d]
-            v_key = v_key + r_key
-    scores = _stage(memo, ("scores", q_key, k_key), lambda: q @ k.transpose(-1, -2) / math.sqrt(d))  # [N,H,L,S]
-    b_key = None
-    if method == "alibi":
-        b_key = ("alibi", model.num_heads, pk)
-
-        def alibi_bias():
-            dist = (pos[:, :, None] - pos[:, None, :]).abs().float()      # [N,L,S] |p_i - p_j|
-            return alibi_slopes(model.num_heads)[None, :, None, None] * dist[:, None]  # [N,H,L,S]
-
-        scores = scores - _stage(common, b_key, alibi_bias)               # [N,H,L,S]
-    elif method == "t5":
-        b_key = ("t5", causal, pk)
-
-        def t5_bias():
-            rel = pos[:, None, :] - pos[:, :, None]                       # [N,L,S] p_j - p_i
-            bucket = t5_relative_position_bucket(rel, bidirectional=not causal, num_buckets=T5_BUCKETS,
-                                                 max_distance=T5_MAX_DISTANCE)  # [N,L,S]
-            return model.t5_table[:, bucket].permute(1, 0, 2, 3)          # [N,H,L,S]
-
-        scores = scores + _stage(memo, b_key, t5_bias)                    # [N,H,L,S]
-    unmasked = "pads_unmasked" in bugs
-
-    def allowed_keys():
-        allowed = torch.ones(n, length, length, dtype=torch.bool)        # [N,L,S]
-        if not unmasked:
-            allowed = allowed & attention_mask.bool()[:, None, :]         # [N,L,S] keys must be real
-        if causal:
-            allowed = allowed & torch.ones(length, length, dtype=torch.bool).tril()[None]  # [N,L,S]
-        return allowed
-
-    allowed = _stage(common, ("allowed", unmasked, causal), allowed_keys)  # [N,L,S]
-
-    def attend():
-        weights = scores.masked_fill(~allowed[:, None], NEG).softmax(dim=-1)  # [N,H,L,S]
-        return (weights @ v).transpose(1, 2).reshape(n, length, model.dim)    # [N,L,D]
-
-    return _stage(memo, ("out", q_key, k_key, v_key, b_key, unmasked, causal), attend)  # [N,L,D]
 
 
 # ---------------------------------------------------------------- experiments for the pages
@@ -577,7 +426,7 @@ def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, 
     Each cell is `compare` of its setup (cols: (scheme, bug) pairs of SUMMARY_COLS, all by
     default). The references (each sentence alone) do not depend on the setup and run once per
     method; the setups of one method share every intermediate they have in common
-    (`_memo_forward`): the numbers of `compare`, bit for bit (tests/lab/test_toy_model.py checks
+    (posviz.lab._toy_fast): the numbers of `compare`, bit for bit (tests/lab/test_toy_model.py checks
     them cell by cell).
     NaN marks "not applicable" (a RoPE-only bug on another method); a position beyond the
     learned table gives NaN with status "out_of_range". Returns (err, status) where status
@@ -588,55 +437,78 @@ def summary_matrix(sentence_a, sentence_b, *, padding_side="left", num_heads=2, 
         check_choice("cols", col, SUMMARY_COLS)
     batch = encode_pair(sentence_a, sentence_b, padding_side, names)
     err = np.full((len(SUMMARY_ROWS), len(cols)), np.nan)
-    status = [["ok"] * len(cols) for _ in SUMMARY_ROWS]
-    positions = draws = None                                              # scheme -> position ids [N,L]
-    reals = [real_positions(m) for m in batch.attention_mask]             # [n_r] per sentence
-    length = batch.token_ids.shape[1]
-    flat = torch.cat([r * length + real for r, real in enumerate(reals)])  # [T] rows of output.reshape(N*L, D)
-    bounds = np.cumsum([0] + [len(real) for real in reals]).tolist()      # sentence r is flat[bounds[r]:bounds[r+1]]
-    singles = []   # each sentence alone as run_single hands it to forward: ids, mask, positions [1,n] x3
-    for r, real in enumerate(reals):
-        ids = batch.token_ids[r, real][None]                              # [1,n]
-        singles.append(((ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None]), {}))  # [1,n] x3
+    status = [["na"] * len(cols) for _ in SUMMARY_ROWS]
+    real = _real_tokens(batch)
+    draws = inputs = None
     common = {}
     for i, (method, layout) in enumerate(SUMMARY_ROWS):
         if not any(applies(method, bug) for _, bug in cols):
-            status[i] = ["na"] * len(cols)
             continue
         if draws is None:   # the random draws of every row's model are the same: drawn once
             draws = _seeded_draws(num_heads, head_dim, max_length, seed)
         model = _structured(method, layout, draws)                       # = build_model(method, ...)
-        if positions is None:   # checked once, as forward checks them (the table size is the same for every row)
-            check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
-            lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
-            positions = {}
-            for scheme in dict.fromkeys(scheme for scheme, _ in cols):
-                pos = make_position_ids(scheme, batch.attention_mask, batch.token_ids,
-                                        table_size=model.max_length)      # [N,L]
-                token_ids, mask, pos = _check_inputs(model, batch.token_ids, batch.attention_mask, pos)
-                positions[scheme] = pos.long()                            # [N,L]
-        try:   # the references (run_single), both sentences' real tokens in one [T,D] (T = n_A + n_B)
-            alone = torch.cat([_memo_forward(model, *single, causal=causal, bugs=(), lowp_dtype=lowp_dtype,
-                                             lowp_offset=lowp_offset, memo={}, common=shared)[0]
-                               for single, shared in singles])            # [T,D]
-        except PositionOutOfRangeError:   # a sentence alone is already longer than the learned table
-            alone = None
-        memo = {}
-        for j, (scheme, bug) in enumerate(cols):
-            if not applies(method, bug):
-                status[i][j] = "na"
-                continue
-            try:
-                if alone is None:
-                    raise PositionOutOfRangeError(max(batch.lengths), model.max_length)
-                out = _memo_forward(model, token_ids, mask, positions[scheme], causal=causal,
-                                    bugs=() if bug is None else (bug,), lowp_dtype=lowp_dtype,
-                                    lowp_offset=lowp_offset, memo=memo, common=common)  # [N,L,D]
-            except PositionOutOfRangeError:
-                status[i][j] = "out_of_range"
-                continue
-            err[i, j] = _max_error(out, flat, alone, bounds)
+        if inputs is None:   # checked once, as forward checks them (the table size is the same for every row)
+            inputs = _summary_inputs(model, batch, cols, lowp_dtype, lowp_offset)
+        err[i], status[i] = _summary_row(model, cols, inputs, real, causal=causal, lowp_dtype=lowp_dtype,
+                                         common=common)
     return err, status
+
+
+def _real_tokens(batch):
+    """The real tokens of the batch, for summary_matrix: (flat [T], the rows of output.reshape(N*L, D)
+    that are real tokens; bounds, sentence r being flat[bounds[r]:bounds[r+1]]; singles, each sentence
+    alone as run_single hands it to forward (ids, mask, positions [1,n] x3) with its own shared dict)."""
+    reals = [real_positions(m) for m in batch.attention_mask]             # [n_r] per sentence
+    length = batch.token_ids.shape[1]
+    flat = torch.cat([r * length + real for r, real in enumerate(reals)])  # [T] rows of output.reshape(N*L, D)
+    bounds = np.cumsum([0] + [len(real) for real in reals]).tolist()      # sentence r is flat[bounds[r]:bounds[r+1]]
+    singles = []
+    for r, real in enumerate(reals):
+        ids = batch.token_ids[r, real][None]                              # [1,n]
+        singles.append(((ids, torch.ones_like(ids), torch.arange(ids.shape[1])[None]), {}))  # [1,n] x3
+    return flat, bounds, singles
+
+
+def _summary_inputs(model, batch, cols, lowp_dtype, lowp_offset):
+    """What every cell of summary_matrix runs on, checked as forward checks it: (token_ids, mask,
+    {scheme: position ids [N,L]}, lowp_offset)."""
+    check_choice("lowp_dtype", lowp_dtype, tuple(LOWP_DTYPES))
+    lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
+    positions = {}
+    for scheme in dict.fromkeys(scheme for scheme, _ in cols):
+        pos = make_position_ids(scheme, batch.attention_mask, batch.token_ids,
+                                table_size=model.max_length)              # [N,L]
+        token_ids, mask, pos = _check_inputs(model, batch.token_ids, batch.attention_mask, pos)
+        positions[scheme] = pos.long()                                    # [N,L]
+    return token_ids, mask, positions, lowp_offset
+
+
+def _summary_row(model, cols, inputs, real, *, causal, lowp_dtype, common):
+    """One method's row of summary_matrix -> (errors, statuses), one per column."""
+    token_ids, mask, positions, lowp_offset = inputs
+    flat, bounds, singles = real
+    run = functools.partial(_toy_fast.memo_forward, model, causal=causal, lowp_dtype=lowp_dtype,
+                            lowp_offset=lowp_offset)
+    try:   # the references (run_single), both sentences' real tokens in one [T,D] (T = n_A + n_B)
+        alone = torch.cat([run(*single, bugs=(), memo={}, common=shared)[0] for single, shared in singles])  # [T,D]
+    except PositionOutOfRangeError:   # a sentence alone is already longer than the learned table
+        alone = None
+    errs, status, memo = [math.nan] * len(cols), ["ok"] * len(cols), {}
+    for j, (scheme, bug) in enumerate(cols):
+        if not applies(model.method, bug):
+            status[j] = "na"
+            continue
+        if alone is None:
+            status[j] = "out_of_range"
+            continue
+        try:
+            out = run(token_ids, mask, positions[scheme], bugs=() if bug is None else (bug,), memo=memo,
+                      common=common)                                      # [N,L,D]
+        except PositionOutOfRangeError:
+            status[j] = "out_of_range"
+            continue
+        errs[j] = _max_error(out, flat, alone, bounds)
+    return errs, status
 
 
 @_one_thread

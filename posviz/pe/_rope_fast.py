@@ -8,12 +8,14 @@ cached here (posviz caches only in posviz.views). tests/pe/test_rope.py asserts 
 the transparent formula on every shape, dtype and thread count where `applies` is True;
 benchmarks/rope_speed.py measures what it saves.
 """
+from __future__ import annotations
+
 import torch
 
 VECTOR_BLOCK = 64   # complex numbers per block of PyTorch's vectorised CPU complex multiply
 
 
-def applies(x, layout):
+def applies(x: torch.Tensor, layout: str) -> bool:
     """True when the one-pass complex multiply gives bit for bit the separate products and sums.
 
     PyTorch's vectorised complex multiply computes ac - bs and as + bc with separate roundings,
@@ -33,7 +35,7 @@ def applies(x, layout):
     return threads == 1 or (total % threads == 0 and (total // threads) % VECTOR_BLOCK == 0)
 
 
-def rotate_interleaved(x, cos, sin):
+def rotate_interleaved(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     """x [N,H,L,d] (contiguous) rotated pair by pair by cos, sin [B,1,L,d/2] (x.dtype) -> [N,H,L,d]."""
     n, h, length, d = x.shape
     rot = torch.complex(cos, sin)                                    # [B,1,L,d/2] complex

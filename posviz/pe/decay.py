@@ -30,7 +30,10 @@ Conventions of this module
   (bound / (d/4 + 1/2); q=k=1 score / d; random scores / (|q| |k|)); the sinusoidal dot
   product by D/2; ALiBi's bias -m r is added to a content score of 1 (see `normalised_alibi`).
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 import torch
@@ -44,6 +47,9 @@ MAX_DISTANCE = 131072     # 2^17 = 128K tokens (Llama 3.1 / Qwen2.5 long context
 MAX_SAMPLES = 1024        # random q/k pairs averaged
 MAX_ALIBI_HEADS = 64
 _CHUNK = 1 << 20          # elements per [P, d/2] block: bounded memory at any R
+
+# distances: an int R (meaning 0..R) or a 1-D integer sequence / tensor of them (checked by _distances)
+Distances = int | Sequence[int] | torch.Tensor
 
 
 # ---------------------------------------------------------------- helpers
@@ -74,7 +80,7 @@ def _blocks(r, width):
     return torch.split(r, rows)
 
 
-def distance_grid(max_distance, *, points=2001, log=False):
+def distance_grid(max_distance: int, *, points: int = 2001, log: bool = False) -> torch.Tensor:
     """The distances a figure shows -> LongTensor[P], P <= points, always holds 0 and R.
 
     Every r in 0..R when R + 1 <= points; else `points` evenly spaced integers (log=False)
@@ -93,7 +99,7 @@ def distance_grid(max_distance, *, points=2001, log=False):
 
 
 # ---------------------------------------------------------------- RoFormer bound
-def roformer_decay_bound_at(head_dim, distances, *, base=10000.0):
+def roformer_decay_bound_at(head_dim: int, distances: Distances, *, base: float = 10000.0) -> torch.Tensor:
     r"""RoFormer's relative upper bound at the given distances -> Tensor[P] float64.
 
     Formula:
@@ -115,7 +121,7 @@ def roformer_decay_bound_at(head_dim, distances, *, base=10000.0):
     return torch.cat(out)                                                # [P]
 
 
-def roformer_decay_bound(head_dim, max_distance, *, base=10000.0):
+def roformer_decay_bound(head_dim: int, max_distance: int, *, base: float = 10000.0) -> torch.Tensor:
     r"""(1/(d/2)) \sum_{j=1}^{d/2} |S_j|,  S_j = \sum_{k<j} e^{i r \theta_k},  r = 0..max_distance
     -> Tensor[max_distance+1] float64 (RoFormer §3.4.3, Figure 2)."""
     max_distance = check_int("max_distance", max_distance, 0, MAX_DISTANCE)
@@ -123,7 +129,7 @@ def roformer_decay_bound(head_dim, max_distance, *, base=10000.0):
 
 
 # ---------------------------------------------------------------- scores vs distance
-def rope_score_curve(q, k, distances, *, base=10000.0):
+def rope_score_curve(q: torch.Tensor, k: torch.Tensor, distances: Distances, *, base: float = 10000.0) -> torch.Tensor:
     r"""RoPE score of content q, k (interleaved pairs) with the key r tokens before the query.
 
     Formula:
@@ -156,7 +162,7 @@ def _score_blocks(q, k, theta, r):
         yield a @ torch.cos(ang).T + b @ torch.sin(ang).T                # [...,p]
 
 
-def ones_score_curve(head_dim, distances, *, base=10000.0):
+def ones_score_curve(head_dim: int, distances: Distances, *, base: float = 10000.0) -> torch.Tensor:
     r"""Score of q = k = (1, ..., 1): a_i = 2, b_i = 0, so s(r) = sum_i 2 cos(r theta_i)
     -> Tensor[P] float64; s(0) = d. (Divided by d: the mean of cos(r theta_i).)
 
@@ -168,7 +174,7 @@ def ones_score_curve(head_dim, distances, *, base=10000.0):
     return rope_score_curve(ones, ones, distances, base=base)            # [P]
 
 
-def pair_oscillation(head_dim, distances, pair, *, base=10000.0):
+def pair_oscillation(head_dim: int, distances: Distances, pair: int, *, base: float = 10000.0) -> torch.Tensor:
     r"""One frequency pair with q = k = (1, 0) in pair i: s(r) = cos(r theta_i) -> Tensor[P] float64.
 
     Formula:
@@ -191,7 +197,8 @@ class ScoreBand(NamedTuple):
     example: torch.Tensor   # [P]
 
 
-def random_score_band(head_dim, distances, *, base=10000.0, n_samples=64, correlation=1.0, seed=0):
+def random_score_band(head_dim: int, distances: Distances, *, base: float = 10000.0, n_samples: int = 64,
+                      correlation: float = 1.0, seed: int = 0) -> ScoreBand:
     r"""Random content: q ~ N(0, I_d), k = rho q + sqrt(1 - rho^2) z, z ~ N(0, I_d) (seeded).
 
     Formula:
@@ -225,7 +232,8 @@ def random_score_band(head_dim, distances, *, base=10000.0, n_samples=64, correl
     return ScoreBand(torch.cat(mean), torch.cat(std), torch.cat(example))    # [P] x3
 
 
-def random_score_expectation(head_dim, distances, *, base=10000.0, correlation=1.0):
+def random_score_expectation(head_dim: int, distances: Distances, *, base: float = 10000.0,
+                             correlation: float = 1.0) -> torch.Tensor:
     r"""rho * mean_i cos(r theta_i) = rho * (q=k=1 score)/d -> Tensor[P] float64.
 
     The expectation of random_score_band's mean: exact for rho = 1 (q = k, every pair's share
@@ -238,7 +246,7 @@ def random_score_expectation(head_dim, distances, *, base=10000.0, correlation=1
 
 
 # ---------------------------------------------------------------- other schemes, same axes
-def alibi_penalty(distances, heads, *, num_heads=8):
+def alibi_penalty(distances: Distances, heads: Iterable[int], *, num_heads: int = 8) -> torch.Tensor:
     r"""ALiBi's bias for the chosen heads (1-based h, slopes of posviz.pe.relative.alibi_slopes):
     b_h(r) = -m_h r -> Tensor[len(heads), P] float64 (a straight line per head).
 
@@ -257,7 +265,7 @@ def alibi_penalty(distances, heads, *, num_heads=8):
     return 0.0 - slopes[:, None] * r[None, :]                            # [h,P]
 
 
-def sinusoidal_dot(dim, distances, *, base=10000.0):
+def sinusoidal_dot(dim: int, distances: Distances, *, base: float = 10000.0) -> torch.Tensor:
     r"""Dot product of two sinusoidal position vectors r apart -> Tensor[P] float64; D/2 at r = 0;
     independent of p (seed 000 §05).
 
@@ -274,7 +282,7 @@ def sinusoidal_dot(dim, distances, *, base=10000.0):
     return torch.cat(out)                                                # [P]
 
 
-def normalised_alibi(penalty):
+def normalised_alibi(penalty: torch.Tensor) -> torch.Tensor:
     r"""Put ALiBi on the normalised axis: 1 + b_h(r) = 1 - m_h r.
 
     The other curves are scores divided by their value at r = 0 (a content score of 1 at
@@ -285,7 +293,7 @@ def normalised_alibi(penalty):
     return 1.0 + as_tensor("penalty", penalty, dtype=torch.float64)      # [h,P]
 
 
-def decay_summary(head_dim, max_distance, *, base=10000.0):
+def decay_summary(head_dim: int, max_distance: int, *, base: float = 10000.0) -> dict[str, float | int | None]:
     """Numbers for the table under the figure: bound at 0 and at R, the slowest pair, and
     where the q = k = 1 score first turns negative.
 

@@ -6,6 +6,8 @@ PositionOutOfRangeError instead of wrapping. `modulo_position_ids` shows the bug
 seed 000 §13 ("学习式 position 表越界后临时取模"): p -> p mod M runs without an error,
 but far positions silently reuse the rows of near ones.
 """
+from __future__ import annotations
+
 import torch
 from torch import nn
 
@@ -19,7 +21,7 @@ class PositionOutOfRangeError(PosvizError):
 
     boundary = True
 
-    def __init__(self, length, max_length):
+    def __init__(self, length: int, max_length: int) -> None:
         super().__init__("learned_boundary", L=length, M=max_length, last=max_length - 1)
 
 
@@ -38,7 +40,7 @@ class LearnedAbsolutePositions(nn.Module):
     global RNG is untouched), so the same arguments give the same numbers.
     """
 
-    def __init__(self, vocab_size, model_dim, max_length, *, seed=0):
+    def __init__(self, vocab_size: int, model_dim: int, max_length: int, *, seed: int = 0) -> None:
         super().__init__()
         vocab_size = check_int("vocab_size", vocab_size, 1, MAX_INPUT_VOCAB)
         model_dim = check_int("model_dim", model_dim, 1, MAX_DIM)
@@ -49,7 +51,7 @@ class LearnedAbsolutePositions(nn.Module):
         self.position = nn.Embedding(self.max_length, model_dim,
                                      _weight=torch.randn(self.max_length, model_dim, generator=g))  # [M,D]
 
-    def forward(self, token_ids):
+    def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
         """X = E[token_ids] + P[arange(L)] -> [N,L,D]; L > max_length raises PositionOutOfRangeError."""
         check_token_ids(token_ids, self.token.num_embeddings)
         _, length = token_ids.shape
@@ -60,7 +62,8 @@ class LearnedAbsolutePositions(nn.Module):
         return token + position[None, :, :]                           # [N,L,D]
 
 
-def learned_forward_shape(model_dim, max_length, length, *, batch=1, vocab_size=1000, seed=0):
+def learned_forward_shape(model_dim: int, max_length: int, length: int, *, batch: int = 1, vocab_size: int = 1000,
+                          seed: int = 0) -> tuple[int, ...]:
     """Run LearnedAbsolutePositions on seeded token ids [batch, length]; -> output shape tuple.
 
     Raises PositionOutOfRangeError when length > max_length (what the page shows).
@@ -75,7 +78,7 @@ def learned_forward_shape(model_dim, max_length, length, *, batch=1, vocab_size=
         return tuple(module(ids).shape)                               # (N,L,D)
 
 
-def modulo_position_ids(length, max_length):
+def modulo_position_ids(length: int, max_length: int) -> torch.Tensor:
     r"""The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (seed 000 §13).
 
     Formula:
@@ -89,7 +92,7 @@ def modulo_position_ids(length, max_length):
     return torch.arange(length) % max_length                          # [L]
 
 
-def aliased_positions(length, max_length):
+def aliased_positions(length: int, max_length: int) -> list[tuple[int, list[int]]]:
     """Rows of the table that the modulo bug makes several positions share.
 
     -> list of (row, [positions reading that row]) for rows read by >= 2 positions
@@ -104,7 +107,8 @@ def aliased_positions(length, max_length):
     return out
 
 
-def state_dict_summary(vocab_size, model_dim, max_length, *, base=10000.0):
+def state_dict_summary(vocab_size: int, model_dim: int, max_length: int, *,
+                       base: float = 10000.0) -> list[tuple[str, str, tuple[int, ...], str, bool]]:
     """What each input module stores (seed 000 §05 register_buffer note, §06).
 
     -> list of (module, name, shape, kind, in_state_dict) with kind "parameter" or "buffer":

@@ -10,6 +10,8 @@ at; by default the trained length and the maximum length the config allows).
 Every view of a model reads `config` through posviz.pe.rope_config.read_model_rope, exactly as a
 pasted config.json: the gallery, the extrapolation page's presets and the tests share one reading.
 """
+from __future__ import annotations
+
 import copy
 import json
 import pathlib
@@ -35,7 +37,7 @@ GALLERY = _load()
 KEYS = tuple(GALLERY)
 
 
-def model(key):
+def model(key: str) -> dict:
     """One gallery entry (a deep copy) with its reading: + "rope" (ModelRope), l_train, l_target."""
     check_choice("model", key, KEYS)
     entry = copy.deepcopy(GALLERY[key])
@@ -45,7 +47,7 @@ def model(key):
     return {**entry, "rope": rope, "l_train": int(l_train), "l_target": int(l_target)}
 
 
-def config_json(key):
+def config_json(key: str) -> str:
     """The model's config fields as JSON text (what a user would paste)."""
     check_choice("model", key, KEYS)
     return json.dumps(GALLERY[key]["config"], indent=2)

@@ -19,6 +19,10 @@ The wrong schemes of seed 000 §13 are here too, so the lab can apply them:
     "zeros"     every position 0 (no order at all)
     "modulo"    p mod M: a learned table of M rows "extended" by wrapping around
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import torch
 
 from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, check_int
@@ -42,7 +46,7 @@ def _check_mask(attention_mask, name="attention_mask"):
     return m
 
 
-def position_ids_from_mask(attention_mask):
+def position_ids_from_mask(attention_mask: torch.Tensor) -> torch.Tensor:
     r"""clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (seed 000 §11).
 
     Formula:
@@ -54,26 +58,26 @@ def position_ids_from_mask(attention_mask):
     return (m.cumsum(dim=-1) - 1).clamp_min(0)                       # [N,L]
 
 
-def shared_arange(attention_mask):
+def shared_arange(attention_mask: torch.Tensor) -> torch.Tensor:
     """The bug: arange(L) for every row, whatever the padding -> LongTensor[N,L]."""
     m = _check_mask(attention_mask)                                  # [N,L]
     n, length = m.shape
     return torch.arange(length)[None, :].expand(n, length).clone()   # [N,L]
 
 
-def token_ids_as_positions(token_ids):
+def token_ids_as_positions(token_ids: torch.Tensor) -> torch.Tensor:
     """The bug: position_ids = token_ids (a repeated word repeats its 'position')."""
     ids = _check_token_ids(token_ids)                                # [N,L]
     return ids.clone()                                               # [N,L]
 
 
-def zero_positions(attention_mask):
+def zero_positions(attention_mask: torch.Tensor) -> torch.Tensor:
     """The bug: every token at position 0 -> LongTensor[N,L] of zeros."""
     m = _check_mask(attention_mask)                                  # [N,L]
     return torch.zeros_like(m)                                       # [N,L]
 
 
-def modulo_positions(attention_mask, table_size):
+def modulo_positions(attention_mask: torch.Tensor, table_size: int) -> torch.Tensor:
     """The bug: p mod M, a table of M rows silently wrapped around -> LongTensor[N,L].
 
     Positions p >= M land on old rows p - M, p - 2M, ... without an error.
@@ -92,7 +96,8 @@ def _check_token_ids(token_ids, name="token_ids"):
     return ids.long()                                                # [N,L]
 
 
-def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None):
+def make_position_ids(scheme: str, attention_mask: torch.Tensor, token_ids: torch.Tensor | None = None, *,
+                      table_size: int | None = None) -> torch.Tensor:
     """Position ids [N,L] by scheme: "mask" (correct), "arange", "token_ids", "zeros", "modulo"."""
     check_choice("scheme", scheme, SCHEMES)
     if scheme == "mask":
@@ -115,7 +120,8 @@ def make_position_ids(scheme, attention_mask, token_ids=None, *, table_size=None
     return ids.clone()                                               # [N,L]
 
 
-def packed_position_ids(segment_lengths, contract, *, source_offsets=None):
+def packed_position_ids(segment_lengths: Sequence[int], contract: str, *,
+                        source_offsets: Sequence[int] | None = None) -> torch.Tensor:
     r"""Position ids of several segments packed into one row -> LongTensor[T]  (seed 000 §11).
 
     Concatenated documents, retrieved passages, sliding windows and packed sequences need an
@@ -160,7 +166,7 @@ def _segment_lengths(segment_lengths):
     return lengths
 
 
-def packed_segment_ids(segment_lengths):
+def packed_segment_ids(segment_lengths: Sequence[int]) -> torch.Tensor:
     """Segment index of every packed token -> LongTensor[T] (0 for the first segment, 1, ...)."""
     lengths = _segment_lengths(segment_lengths)
     return torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths))  # [T]

@@ -17,7 +17,10 @@ Where each scheme enters attention (seed 000 §15): Shaw looks up a learned vect
 the scores [N,H,L,S]; RoPE instead rotates Q and K [N,H,L,d]. A causal mask alone (NoPE)
 only says which edges exist.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import torch
 
@@ -35,13 +38,13 @@ def _lengths(query_length, key_length):
     return query_length, key_length
 
 
-def query_positions(query_length, key_length=None):
+def query_positions(query_length: int, key_length: int | None = None) -> torch.Tensor:
     """Absolute positions of the (right-aligned) queries: i = S - L + r -> LongTensor[L]."""
     lq, lk = _lengths(query_length, key_length)
     return torch.arange(lk - lq, lk)                                # [L]
 
 
-def relative_distance(query_length, key_length=None):
+def relative_distance(query_length: int, key_length: int | None = None) -> torch.Tensor:
     r"""D[r, j] = i - j with i = S - L + r the query position -> LongTensor[L,S].
 
     Formula:
@@ -56,7 +59,7 @@ def relative_distance(query_length, key_length=None):
     return i[:, None] - j[None, :]                                  # [L,S]
 
 
-def causal_mask(query_length, key_length=None):
+def causal_mask(query_length: int, key_length: int | None = None) -> torch.Tensor:
     r"""M[r, j] = (j <= i): True where query i may attend to key j -> BoolTensor[L,S].
 
     Formula:
@@ -68,7 +71,7 @@ def causal_mask(query_length, key_length=None):
     return relative_distance(query_length, key_length) >= 0        # [L,S]
 
 
-def nope_uniform_attention(query_length, key_length=None):
+def nope_uniform_attention(query_length: int, key_length: int | None = None) -> torch.Tensor:
     r"""Attention without any position signal and identical contents: uniform over the
     visible keys, A[r, j] = M[r, j] / (i + 1) -> Tensor[L,S] float32.
 
@@ -87,7 +90,7 @@ def _shaw_k(max_distance):
     return check_int("max_distance", max_distance, 0, MAX_LENGTH)
 
 
-def shaw_relative_index(query_length, key_length=None, *, max_distance):
+def shaw_relative_index(query_length: int, key_length: int | None = None, *, max_distance: int) -> torch.Tensor:
     r"""Row of Shaw's relative embedding table used by each pair -> LongTensor[L,S] in [0, 2k].
 
     Formula:
@@ -103,7 +106,7 @@ def shaw_relative_index(query_length, key_length=None, *, max_distance):
     return rel.clamp(-k, k) + k                                     # [L,S]
 
 
-def shaw_clipped_distance(query_length, key_length=None, *, max_distance):
+def shaw_clipped_distance(query_length: int, key_length: int | None = None, *, max_distance: int) -> torch.Tensor:
     r"""The distance Shaw's table can still tell apart: clamp(i - j, -k, k) -> LongTensor[L,S].
 
     Formula:
@@ -113,7 +116,7 @@ def shaw_clipped_distance(query_length, key_length=None, *, max_distance):
     return relative_distance(query_length, key_length).clamp(-k, k)  # [L,S]
 
 
-def shaw_lost_distance(query_length, key_length=None, *, max_distance):
+def shaw_lost_distance(query_length: int, key_length: int | None = None, *, max_distance: int) -> torch.Tensor:
     r"""How many steps of distance the clipping throws away: max(|i - j| - k, 0) -> LongTensor[L,S].
 
     Formula:
@@ -136,14 +139,15 @@ def _t5_args(bidirectional, num_buckets, max_distance):
     return bool(bidirectional), num_buckets, max_distance
 
 
-def t5_max_exact(*, bidirectional=True, num_buckets=32):
+def t5_max_exact(*, bidirectional: bool = True, num_buckets: int = 32) -> int:
     """Distances below this get a bucket each: (num_buckets // 2 if bidirectional) // 2."""
     bidirectional = check_choice("bidirectional", bidirectional, (True, False))
     num_buckets = check_int("num_buckets", num_buckets, 4 if bidirectional else 2, MAX_BUCKETS)
     return (num_buckets // 2 if bidirectional else num_buckets) // 2
 
 
-def t5_relative_position_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_distance=128):
+def t5_relative_position_bucket(relative_position: torch.Tensor, *, bidirectional: bool = True, num_buckets: int = 32,
+                                max_distance: int = 128) -> torch.Tensor:
     r"""T5's bucket of relative_position = key - query (elementwise, LongTensor in and out).
 
     Formula:
@@ -179,14 +183,16 @@ def t5_relative_position_bucket(relative_position, *, bidirectional=True, num_bu
     return ret + torch.where(is_small, n, large)                    # [...]
 
 
-def t5_bucket_matrix(query_length, key_length=None, *, bidirectional=True, num_buckets=32, max_distance=128):
+def t5_bucket_matrix(query_length: int, key_length: int | None = None, *, bidirectional: bool = True,
+                     num_buckets: int = 32, max_distance: int = 128) -> torch.Tensor:
     """Bucket of (key - query) for every query/key pair -> LongTensor[L,S] in [0, num_buckets)."""
     rel = -relative_distance(query_length, key_length)             # [L,S] key - query
     return t5_relative_position_bucket(rel, bidirectional=bidirectional, num_buckets=num_buckets,
                                        max_distance=max_distance)  # [L,S]
 
 
-def t5_bucket_ranges(*, bidirectional=True, num_buckets=32, max_distance=128):
+def t5_bucket_ranges(*, bidirectional: bool = True, num_buckets: int = 32,
+                     max_distance: int = 128) -> list[dict[str, int | str | None]]:
     """For every bucket, the distances d = i - j it covers, read off the bucket function itself.
 
     Returns a list of num_buckets dicts {"bucket", "lo", "hi", "count", "region", "side"}:
@@ -227,8 +233,8 @@ def t5_bucket_ranges(*, bidirectional=True, num_buckets=32, max_distance=128):
     return rows
 
 
-def t5_representative_distance(query_length, key_length=None, *, bidirectional=True, num_buckets=32,
-                               max_distance=128):
+def t5_representative_distance(query_length: int, key_length: int | None = None, *, bidirectional: bool = True,
+                               num_buckets: int = 32, max_distance: int = 128) -> torch.Tensor:
     r"""The distance the bias can still tell apart: each pair's d = i - j replaced by the
     distance closest to 0 in its bucket -> LongTensor[L,S] (what T5's learned bias 'sees').
 
@@ -260,13 +266,13 @@ def _power_of_two_slopes(n):
     return [start * start**i for i in range(n)]
 
 
-def alibi_base_heads(num_heads):
+def alibi_base_heads(num_heads: int) -> int:
     """Largest power of two <= num_heads: these heads take the plain geometric slopes."""
     num_heads = check_int("num_heads", num_heads, 1, MAX_HEADS)
     return 2 ** math.floor(math.log2(num_heads))
 
 
-def alibi_slopes(num_heads):
+def alibi_slopes(num_heads: int) -> torch.Tensor:
     r"""ALiBi head slopes m_h, exactly the official get_slopes -> Tensor[H] float32.
 
     Formula:
@@ -287,7 +293,7 @@ def alibi_slopes(num_heads):
     return torch.tensor(slopes, dtype=torch.float32)               # [H]
 
 
-def alibi_bias(num_heads, query_length, key_length=None):
+def alibi_bias(num_heads: int, query_length: int, key_length: int | None = None) -> torch.Tensor:
     r"""b[h, r, j] = -m_h * |i - j| -> Tensor[H,L,S] (add to the scores before softmax).
 
     Formula:
@@ -298,7 +304,7 @@ def alibi_bias(num_heads, query_length, key_length=None):
     return 0.0 - slopes[:, None, None] * dist[None].to(torch.float32)  # [H,L,S] (0 - x: no -0.0)
 
 
-def alibi_head_bias(num_heads, head, query_length, key_length=None):
+def alibi_head_bias(num_heads: int, head: int, query_length: int, key_length: int | None = None) -> torch.Tensor:
     r"""Bias of one head (1-based, like the paper's h = 1..H): -m_head * |i - j| -> Tensor[L,S].
 
     Formula:
@@ -312,7 +318,8 @@ def alibi_head_bias(num_heads, head, query_length, key_length=None):
 
 
 # ---------------------------------------------------------------- shift invariance
-def shifted_positions(query_length, key_length=None, *, shift=0):
+def shifted_positions(query_length: int, key_length: int | None = None, *,
+                      shift: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
     """Absolute positions after moving the whole sequence right by `shift` tokens
     (e.g. ten words prepended): (query positions LongTensor[L], key positions LongTensor[S])."""
     lq, lk = _lengths(query_length, key_length)
@@ -322,7 +329,8 @@ def shifted_positions(query_length, key_length=None, *, shift=0):
     return i, j
 
 
-def distance_from_positions(query_pos, key_pos):
+def distance_from_positions(query_pos: torch.Tensor | Sequence[int],
+                            key_pos: torch.Tensor | Sequence[int]) -> torch.Tensor:
     r"""d = i - j for explicit positions -> LongTensor[L,S]; equal to relative_distance for any
     common shift of i and j (the matrix depends on i - j only).
 
@@ -336,7 +344,7 @@ def distance_from_positions(query_pos, key_pos):
     return i[:, None] - j[None, :]                                  # [L,S]
 
 
-def shaw_summary(query_length, key_length=None, *, max_distance):
+def shaw_summary(query_length: int, key_length: int | None = None, *, max_distance: int) -> dict[str, int]:
     """Counts for the Shaw panel: table rows 2k+1, pairs L*S, pairs with |i-j| > k, distinct
     distances in the matrix (L+S-1) and how many table rows the matrix actually reads."""
     k = _shaw_k(max_distance)
@@ -347,7 +355,8 @@ def shaw_summary(query_length, key_length=None, *, max_distance):
                 distinct=lq + lk - 1, rows_used=int(idx.unique().numel()))
 
 
-def t5_bucket_curve(*, bidirectional=True, num_buckets=32, max_distance=128, extent=None):
+def t5_bucket_curve(*, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128,
+                    extent: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """Bucket as a function of the distance d = i - j for d in [-extent, extent]
     (default: 1.25 * max_distance) -> (d LongTensor[2E+1], bucket LongTensor[2E+1])."""
     bidirectional, num_buckets, max_distance = _t5_args(bidirectional, num_buckets, max_distance)

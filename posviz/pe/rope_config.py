@@ -19,11 +19,15 @@ aliases) with a note. Only json.loads touches the text: nothing is executed or r
 Unreadable input raises PosvizError naming the field; a valid config with something posviz cannot
 draw yet raises RopeNotSupported ("not supported yet: ...").
 """
+from __future__ import annotations
+
 import copy
 import dataclasses
 import json
 import math
 import threading
+
+import torch
 
 from posviz.pe.scaling import (
     ROPE_PARAMETER_KEYS,
@@ -56,7 +60,7 @@ class RopeNotSupported(PosvizError):
 
     boundary = True
 
-    def __init__(self, what):
+    def __init__(self, what: str) -> None:
         super().__init__("unsupported", what=what)
 
 
@@ -70,7 +74,7 @@ class LayerRope:
     head_dim: int
     rotary_dim: int
 
-    def frequencies(self, seq_len=None):
+    def frequencies(self, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
         """(inv_freq Tensor[rotary_dim//2], attention_factor) via posviz.pe.scaling."""
         return rope_frequencies(self.head_dim, self.rope_parameters, seq_len=seq_len)
 
@@ -84,16 +88,16 @@ class ModelRope:
     head_dim: int
     rotary_dim: int
     trained_length: int | None
-    layer_rope: list
-    rope: dict
+    layer_rope: list[str]                    # per layer: a key of `rope`, or "nope"
+    rope: dict[str, LayerRope]
     softmax_scale: float = 1.0
-    mrope_section: list | None = None
+    mrope_section: list[int] | None = None
     max_length: int | None = None
-    layer_kinds: list = dataclasses.field(default_factory=list)   # attention kind per layer
+    layer_kinds: list[str] = dataclasses.field(default_factory=list)   # attention kind per layer
     layout: str = "half"
-    query_temperature: dict | None = None    # Llama 4: {"floor_scale", "attn_scale"} on NoPE layers
-    notes: tuple = ()                        # (code, value) pairs the page turns into sentences
-    ignored: tuple = ()
+    query_temperature: dict[str, float] | None = None    # Llama 4: {"floor_scale", "attn_scale"} on NoPE layers
+    notes: tuple[tuple[str, object], ...] = ()         # (code, value) pairs the page turns into sentences
+    ignored: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- JSON
@@ -115,7 +119,7 @@ def _check_finite(value, path="config", depth=0):
             _check_finite(v, f"{path}[{i}]", depth + 1)
 
 
-def load_json(text):
+def load_json(text: str) -> dict:
     """json.loads with the size cap (64 KB), no NaN / Infinity, a JSON object at the top."""
     if not isinstance(text, str):
         raise PosvizError("config_text", got=type(text).__name__)
@@ -187,8 +191,8 @@ def _complete(params, head_dim, max_pos, ignored):
     (max_position_embeddings) and YaRN / LongRoPE's missing factor (max / original)."""
     if not isinstance(params, dict):
         raise PosvizError("rope_dict", name="rope_parameters", got=type(params).__name__)
-    p = {}
     rt = _rope_type(params)
+    p = {}
     for k, v in params.items():
         if k in ("type", "rope_type") or v is None:
             continue
@@ -197,6 +201,14 @@ def _complete(params, head_dim, max_pos, ignored):
             continue
         p[k] = v
     p["rope_type"] = rt
+    _check_numbers(p)
+    _fill_lengths(p, rt, max_pos)
+    _, full = check_rope_parameters(head_dim, p)
+    return {k: v for k, v in full.items() if v is not None}
+
+
+def _check_numbers(p):
+    """The numeric fields of a rope dict are numbers (original_max_position_embeddings an integer, made int)."""
     for k in ("original_max_position_embeddings",):
         if k in p:
             p[k] = _int(k, p[k])
@@ -204,6 +216,11 @@ def _complete(params, head_dim, max_pos, ignored):
               "attention_factor", "low_freq_factor", "high_freq_factor", "partial_rotary_factor"):
         if k in p:
             _number(k, p[k])
+
+
+def _fill_lengths(p, rt, max_pos):
+    """What transformers reads from max_position_embeddings (max_pos): dynamic's reference length, the
+    trained length of YaRN / Llama 3 / LongRoPE when the dict has none, YaRN / LongRoPE's missing factor."""
     if rt == "dynamic":
         if max_pos is None:
             raise PosvizError("config_missing_for", name="max_position_embeddings", rope_type="dynamic")
@@ -213,8 +230,26 @@ def _complete(params, head_dim, max_pos, ignored):
     if rt in ("yarn", "longrope") and p.get("factor") is None and max_pos \
             and p.get("original_max_position_embeddings"):
         p["factor"] = max_pos / p["original_max_position_embeddings"]
-    _, full = check_rope_parameters(head_dim, p)
-    return {k: v for k, v in full.items() if v is not None}
+
+
+def _layer(params, rope_dim, max_pos, ignored):
+    """The LayerRope of one layer type's rope dict (completed and checked)."""
+    full = _complete(params, rope_dim, max_pos, ignored)
+    return LayerRope(full, rope_dim, rotary_width(rope_dim, full))
+
+
+def _layer_rope(model_type, kinds, nested, rope, no_rope):
+    """Per layer: its key of `rope` (its kind when the parameters are per kind, else "default"), or "nope"."""
+    layer_rope = []
+    for i, kind in enumerate(kinds):
+        key = kind if nested else "default"
+        layer_rope.append("nope" if key not in rope or _nope_layer(model_type, kind, i, no_rope) else key)
+    return layer_rope
+
+
+def _main(rope):
+    """The LayerRope of the global layers (else the only one, else the first)."""
+    return rope.get("full_attention", rope.get("default", next(iter(rope.values()))))
 
 
 def _lengths(main, max_pos):
@@ -245,11 +280,11 @@ def _transformers():
         return transformers
 
 
-def transformers_version():
+def transformers_version() -> str:
     return _transformers().__version__
 
 
-def known_model_type(model_type):
+def known_model_type(model_type: object) -> bool:
     with HF_LOCK:
         return isinstance(model_type, str) and model_type in _transformers().CONFIG_MAPPING
 
@@ -286,47 +321,18 @@ def _read_hf(cfg):
     model_type = cfg["model_type"]
     notes, ignored = [("transformers", transformers_version())], set()
     raw = _raw_text_part(cfg)
-    if raw is not cfg:
-        notes.append(("text_config", ""))
-    for legacy in ("rotary_pct", "rope_pct", "rotary_dim", "rotary_emb_base", "n_embd", "n_head"):
-        if legacy in raw:
-            notes.append(("legacy", legacy))
-    hidden, heads = getattr(tc, "hidden_size", None), getattr(tc, "num_attention_heads", None)
+    notes += _source_notes(cfg, raw)
     max_pos = getattr(tc, "max_position_embeddings", None)
     n_layers = getattr(tc, "num_hidden_layers", None) or 1
-    if getattr(tc, "qk_nope_head_dim", None) and getattr(tc, "qk_rope_head_dim", None):     # MLA
-        rope_dim, attn_dim = tc.qk_rope_head_dim, tc.qk_nope_head_dim + tc.qk_rope_head_dim
-        notes.append(("head_dim_from", "qk_nope_head_dim + qk_rope_head_dim"))
-    else:
-        if not (getattr(tc, "head_dim", None) or (hidden and heads)):
-            raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
-        attn_dim = getattr(tc, "head_dim", None) or hidden // heads
-        rope_dim = attn_dim
-    rp = copy.deepcopy(getattr(tc, "rope_parameters", None))
-    if model_type == "gptj" or (rp is None and getattr(tc, "rotary_dim", None)):
-        # GPT-J: rotary_dim of the head's dims, base fixed at 10000 in the model code
-        rope_dim = tc.rotary_dim or attn_dim
-        rp = {"rope_type": "default", "rope_theta": 10000.0}
-        notes.append(("fixed_base", 10000.0))
-    if not rp:
-        raise RopeNotSupported(f"model type '{model_type}' without rotary position parameters")
+    rope_dim, attn_dim = _hf_head_dims(tc, notes)
+    rp, rope_dim = _hf_rope_parameters(tc, model_type, rope_dim, attn_dim, notes)
     nested = tc.nested_rope_parameter_keys(rp) if hasattr(tc, "nested_rope_parameter_keys") else []
     kinds = list(getattr(tc, "layer_types", None) or ["full_attention"] * n_layers)[:n_layers]
     per_type = {k: rp[k] for k in nested} if nested else {"default": rp}
-    rope = {}
-    for key, params in per_type.items():
-        if params is None:
-            continue
-        full = _complete(params, rope_dim, max_pos, ignored)
-        rope[key] = LayerRope(full, rope_dim, rotary_width(rope_dim, full))
+    rope = {key: _layer(params, rope_dim, max_pos, ignored) for key, params in per_type.items() if params is not None}
     if not rope:
         raise RopeNotSupported("a config whose layers all have no RoPE")
-    no_rope = getattr(tc, "no_rope_layers", None)
-    layer_rope = []
-    for i, kind in enumerate(kinds):
-        key = kind if nested else "default"
-        layer_rope.append("nope" if key not in rope or _nope_layer(model_type, kind, i, no_rope) else key)
-    main = rope.get("full_attention", rope.get("default", next(iter(rope.values()))))
+    layer_rope = _layer_rope(model_type, kinds, nested, rope, getattr(tc, "no_rope_layers", None))
     softmax = 1.0
     if getattr(tc, "qk_nope_head_dim", None):
         softmax = deepseek_softmax_scale(tc.rope_parameters)
@@ -341,8 +347,42 @@ def _read_hf(cfg):
     if not theta_given and "rotary_emb_base" not in raw and model_type != "gptj":
         notes.append(("theta_class_default", ", ".join(f"{k}: {v.rope_parameters['rope_theta']:g}"
                                                        for k, v in rope.items())))
-    return _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, layout,
+    return _finish(model_type, attn_dim, _main(rope), max_pos, layer_rope, rope, softmax, kinds, layout,
                    temperature, notes, ignored)
+
+
+def _source_notes(cfg, raw):
+    """Notes on where the fields came from: a text_config, legacy keys."""
+    notes = [("text_config", "")] if raw is not cfg else []
+    for legacy in ("rotary_pct", "rope_pct", "rotary_dim", "rotary_emb_base", "n_embd", "n_head"):
+        if legacy in raw:
+            notes.append(("legacy", legacy))
+    return notes
+
+
+def _hf_head_dims(tc, notes):
+    """(the width RoPE's formula starts from, the q/k width per head) of a transformers config."""
+    hidden, heads = getattr(tc, "hidden_size", None), getattr(tc, "num_attention_heads", None)
+    if getattr(tc, "qk_nope_head_dim", None) and getattr(tc, "qk_rope_head_dim", None):     # MLA
+        notes.append(("head_dim_from", "qk_nope_head_dim + qk_rope_head_dim"))
+        return tc.qk_rope_head_dim, tc.qk_nope_head_dim + tc.qk_rope_head_dim
+    if not (getattr(tc, "head_dim", None) or (hidden and heads)):
+        raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
+    attn_dim = getattr(tc, "head_dim", None) or hidden // heads
+    return attn_dim, attn_dim
+
+
+def _hf_rope_parameters(tc, model_type, rope_dim, attn_dim, notes):
+    """(the rope parameters of a transformers config, the width they start from); GPT-J's fixed base."""
+    rp = copy.deepcopy(getattr(tc, "rope_parameters", None))
+    if model_type == "gptj" or (rp is None and getattr(tc, "rotary_dim", None)):
+        # GPT-J: rotary_dim of the head's dims, base fixed at 10000 in the model code
+        rope_dim = tc.rotary_dim or attn_dim
+        rp = {"rope_type": "default", "rope_theta": 10000.0}
+        notes.append(("fixed_base", 10000.0))
+    if not rp:
+        raise RopeNotSupported(f"model type '{model_type}' without rotary position parameters")
+    return rp, rope_dim
 
 
 def _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, layout, temperature,
@@ -383,62 +423,80 @@ def _read_generic(cfg):
     raw = _raw_text_part(cfg)
     if raw is not cfg:
         notes.append(("text_config", ""))
-    get = lambda *keys: next((raw[k] for k in keys if raw.get(k) is not None), None)  # noqa: E731
-    hidden = get("hidden_size", "n_embd", "d_model")
-    heads = get("num_attention_heads", "n_head", "num_heads")
-    max_pos = get("max_position_embeddings", "n_positions", "seq_length")
+    max_pos = _first(raw, "max_position_embeddings", "n_positions", "seq_length")
     max_pos = _int("max_position_embeddings", max_pos) if max_pos is not None else None
-    n_layers = _int("num_hidden_layers", get("num_hidden_layers", "n_layer", "num_layers") or 1, 1, MAX_LAYERS)
-    if raw.get("qk_rope_head_dim") is not None and raw.get("qk_nope_head_dim") is not None:
-        rope_dim = _int("qk_rope_head_dim", raw["qk_rope_head_dim"], 2, MAX_DIM)
-        attn_dim = _int("qk_nope_head_dim", raw["qk_nope_head_dim"], 1, MAX_DIM) + rope_dim
-    elif raw.get("head_dim") is not None:
-        attn_dim = rope_dim = _int("head_dim", raw["head_dim"], 1, MAX_DIM)
-    elif hidden is not None and heads is not None:
-        attn_dim = rope_dim = _int("hidden_size", hidden, 1, 2 ** 20) // _int("num_attention_heads", heads, 1, 4096)
-        notes.append(("head_dim_from", "hidden_size / num_attention_heads"))
-    else:
-        raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
+    n_layers = _int("num_hidden_layers", _first(raw, "num_hidden_layers", "n_layer", "num_layers") or 1, 1, MAX_LAYERS)
+    rope_dim, attn_dim = _generic_head_dims(raw, notes)
     rp = _generic_rope_dict(raw)
     nested = [k for k, v in rp.items() if isinstance(v, dict)] if rp else []
     if nested and len(nested) != len(rp):
         nested = []
-    theta = get("rope_theta", "rotary_emb_base", "rope_embedding_base")
-    prf = get("partial_rotary_factor", "rotary_pct", "rope_pct")
-    if raw.get("rotary_dim") is not None and prf is None:
-        rd = _int("rotary_dim", raw["rotary_dim"], 2, MAX_DIM)
-        prf = rd / rope_dim if rd < rope_dim else None
+    theta = _first(raw, "rope_theta", "rotary_emb_base", "rope_embedding_base")
+    prf = _generic_partial_factor(raw, rope_dim)
     per_type = {k: dict(rp[k]) for k in nested} if nested else {"default": rp}
-    rope = {}
-    for key, params in per_type.items():
-        params = dict(params)
-        if params.get("rope_theta") is None:
-            if theta is None:
-                theta = 10000.0
-                notes.append(("theta_default", theta))
-            params["rope_theta"] = _number("rope_theta", theta)
-        if prf is not None and params.get("partial_rotary_factor") is None:
-            params["partial_rotary_factor"] = _number("partial_rotary_factor", prf)
-        if raw.get("original_max_position_embeddings") is not None and _rope_type(params) in ("yarn", "longrope",
-                                                                                              "llama3"):
-            params["original_max_position_embeddings"] = raw["original_max_position_embeddings"]  # Phi-3 style
-        full = _complete(params, rope_dim, max_pos, ignored)
-        rope[key] = LayerRope(full, rope_dim, rotary_width(rope_dim, full))
+    if theta is None and any(params.get("rope_theta") is None for params in per_type.values()):
+        theta = 10000.0
+        notes.append(("theta_default", theta))
+    rope = {key: _layer(_generic_params(params, theta, prf, raw), rope_dim, max_pos, ignored)
+            for key, params in per_type.items()}
     kinds = raw.get("layer_types") if isinstance(raw.get("layer_types"), list) else None
     kinds = [str(k) for k in kinds] if kinds else ["full_attention"] * n_layers
     no_rope = raw.get("no_rope_layers") if isinstance(raw.get("no_rope_layers"), list) else None
-    layer_rope = []
-    for i, kind in enumerate(kinds):
-        key = kind if nested else "default"
-        layer_rope.append("nope" if key not in rope or _nope_layer(model_type, kind, i, no_rope) else key)
-    main = rope.get("full_attention", rope.get("default", next(iter(rope.values()))))
+    layer_rope = _layer_rope(model_type, kinds, nested, rope, no_rope)
+    main = _main(rope)
     softmax = deepseek_softmax_scale(main.rope_parameters) if raw.get("qk_nope_head_dim") else 1.0
     return _finish(model_type, attn_dim, main, max_pos, layer_rope, rope, softmax, kinds, "half", None,
                    notes, ignored)
 
 
+def _first(raw, *keys):
+    """The value of the first of `keys` that raw sets (not None), else None."""
+    return next((raw[k] for k in keys if raw.get(k) is not None), None)
+
+
+def _generic_head_dims(raw, notes):
+    """(the width RoPE's formula starts from, the q/k width per head), from MLA's widths, head_dim, or
+    hidden_size / num_attention_heads (and their legacy aliases)."""
+    if raw.get("qk_rope_head_dim") is not None and raw.get("qk_nope_head_dim") is not None:
+        rope_dim = _int("qk_rope_head_dim", raw["qk_rope_head_dim"], 2, MAX_DIM)
+        return rope_dim, _int("qk_nope_head_dim", raw["qk_nope_head_dim"], 1, MAX_DIM) + rope_dim
+    if raw.get("head_dim") is not None:
+        attn_dim = _int("head_dim", raw["head_dim"], 1, MAX_DIM)
+        return attn_dim, attn_dim
+    hidden = _first(raw, "hidden_size", "n_embd", "d_model")
+    heads = _first(raw, "num_attention_heads", "n_head", "num_heads")
+    if hidden is None or heads is None:
+        raise PosvizError("config_missing", name="head_dim", why="hidden_size + num_attention_heads")
+    attn_dim = _int("hidden_size", hidden, 1, 2 ** 20) // _int("num_attention_heads", heads, 1, 4096)
+    notes.append(("head_dim_from", "hidden_size / num_attention_heads"))
+    return attn_dim, attn_dim
+
+
+def _generic_partial_factor(raw, rope_dim):
+    """partial_rotary_factor or its legacy aliases, or rotary_dim / rope_dim; None when every dim rotates."""
+    prf = _first(raw, "partial_rotary_factor", "rotary_pct", "rope_pct")
+    if raw.get("rotary_dim") is not None and prf is None:
+        rd = _int("rotary_dim", raw["rotary_dim"], 2, MAX_DIM)
+        prf = rd / rope_dim if rd < rope_dim else None
+    return prf
+
+
+def _generic_params(params, theta, prf, raw):
+    """One layer type's rope dict with what the config says beside it: the base, the partial rotary
+    factor, and (Phi-3 style) original_max_position_embeddings."""
+    params = dict(params)
+    if params.get("rope_theta") is None:
+        params["rope_theta"] = _number("rope_theta", theta)
+    if prf is not None and params.get("partial_rotary_factor") is None:
+        params["partial_rotary_factor"] = _number("partial_rotary_factor", prf)
+    if raw.get("original_max_position_embeddings") is not None and _rope_type(params) in ("yarn", "longrope",
+                                                                                          "llama3"):
+        params["original_max_position_embeddings"] = raw["original_max_position_embeddings"]  # Phi-3 style
+    return params
+
+
 # ---------------------------------------------------------------- entry point
-def read_model_rope(config):
+def read_model_rope(config: str | dict) -> ModelRope:
     """config.json text (or a dict) -> ModelRope, read as transformers reads that model type.
 
     Also accepted: a bare rope dict ({"rope_type": "yarn", "factor": 4, ..., "head_dim": 128}),
@@ -473,7 +531,7 @@ def _rename_su(cfg):
     return cfg, True
 
 
-def main_layer_type(model):
+def main_layer_type(model: ModelRope) -> str:
     """The key of `model.rope` the page draws first: the global layers, else the only type."""
     for key in ("full_attention", "default"):
         if key in model.rope:

@@ -18,7 +18,10 @@ original_max_position_embeddings; posviz.pe.rope_config fills it in the same way
 Frequencies are computed in float32 with the reference's order of operations; the analysis
 helpers (wavelengths, phases, scores) work in float64.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -70,7 +73,7 @@ def _factor_list(name, values, n):
     return [check_float(f"{name}[{i}]", v, 0.0, 1e6, lo_open=True) for i, v in enumerate(values)]
 
 
-def rotary_width(head_dim, rope_parameters):
+def rotary_width(head_dim: int, rope_parameters: dict) -> int:
     """The dims RoPE rotates: int(head_dim * partial_rotary_factor) as transformers computes it
     (head_dim when there is no partial_rotary_factor). Must be even."""
     prf = rope_parameters.get("partial_rotary_factor") if isinstance(rope_parameters, dict) else None
@@ -83,7 +86,7 @@ def rotary_width(head_dim, rope_parameters):
     return dim
 
 
-def check_rope_parameters(head_dim, rope_parameters):
+def check_rope_parameters(head_dim: int, rope_parameters: dict) -> tuple[int, dict]:
     """Validate (head_dim, rope_parameters) -> (head_dim, normalised dict with defaults filled).
 
     Raises PosvizError naming the parameter: head_dim odd / out of range, unknown rope_type or key,
@@ -91,18 +94,7 @@ def check_rope_parameters(head_dim, rope_parameters):
     beta_fast < beta_slow, truncate not a bool, LongRoPE factor lists of the wrong length.
     """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
-    if not isinstance(rope_parameters, dict):
-        raise PosvizError("rope_dict", name="rope_parameters", got=type(rope_parameters).__name__)
-    unknown = sorted(set(rope_parameters) - set(ROPE_PARAMETER_KEYS))
-    if unknown:
-        raise PosvizError("rope_keys", keys=", ".join(map(str, unknown)), allowed=", ".join(ROPE_PARAMETER_KEYS))
-    p = dict(rope_parameters)
-    if "rope_type" not in p:
-        raise PosvizError("rope_missing", rope_type="?", keys="rope_type")
-    rope_type = check_choice("rope_type", p["rope_type"], ROPE_TYPES)
-    missing = [k for k in REQUIRED[rope_type] if p.get(k) is None]
-    if missing:
-        raise PosvizError("rope_missing", rope_type=rope_type, keys=", ".join(missing))
+    p, rope_type = _known_keys(rope_parameters)
     out = {"rope_type": rope_type,
            "rope_theta": check_float("rope_theta", p["rope_theta"], 1.0, MAX_THETA, lo_open=True)}
     dim = rotary_width(head_dim, p)
@@ -116,38 +108,75 @@ def check_rope_parameters(head_dim, rope_parameters):
         out["original_max_position_embeddings"] = check_int(
             "original_max_position_embeddings", p["original_max_position_embeddings"], 1, MAX_POSITION)
     if rope_type == "yarn":
-        # HF: `beta_fast or 32`, `beta_slow or 1` -- a 0 or a missing value means the default.
-        bf = _opt_float(p, "beta_fast", 0.0, 1e4) or YARN_BETA_FAST
-        bs = _opt_float(p, "beta_slow", 0.0, 1e4) or YARN_BETA_SLOW
-        if bf < bs:
-            raise PosvizError("yarn_beta", fast=bf, slow=bs)
-        out.update(beta_fast=bf, beta_slow=bs,
-                   mscale=_opt_float(p, "mscale", 0.0, 100.0),
-                   mscale_all_dim=_opt_float(p, "mscale_all_dim", 0.0, 100.0),
-                   attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0, lo_open=True))
-        truncate = p.get("truncate", True)
-        if truncate is None:
-            truncate = True
-        if not isinstance(truncate, bool):
-            raise PosvizError("boolean", name="truncate", got=repr(truncate))
-        out["truncate"] = truncate
-    if rope_type == "llama3":
-        lo = check_float("low_freq_factor", p["low_freq_factor"], 0.0, 1e4, lo_open=True)
-        hi = check_float("high_freq_factor", p["high_freq_factor"], 0.0, 1e4, lo_open=True)
-        if hi < lo:   # equal factors (Llama 4) are accepted, as transformers does: no smoothed band
-            raise PosvizError("llama3_order", hi=hi, lo=lo)
-        out.update(low_freq_factor=lo, high_freq_factor=hi)
-    if rope_type == "longrope":
-        out["short_factor"] = _factor_list("short_factor", p["short_factor"], dim // 2)
-        out["long_factor"] = _factor_list("long_factor", p["long_factor"], dim // 2)
-        out["attention_factor"] = _opt_float(p, "attention_factor", 0.0, 100.0)
+        out.update(_yarn_parameters(p))
+    elif rope_type == "llama3":
+        out.update(_llama3_parameters(p))
+    elif rope_type == "longrope":
+        out.update(_longrope_parameters(p, dim))
     if p.get("mrope_section") is not None:
-        sec = p["mrope_section"]
-        if not isinstance(sec, (list, tuple)) or not all(isinstance(s, int) and s > 0 for s in sec) \
-                or sum(sec) != dim // 2:
-            raise PosvizError("mrope_section", n=dim // 2, got=repr(sec)[:80])
-        out["mrope_section"] = list(sec)
+        out["mrope_section"] = _mrope_section(p["mrope_section"], dim)
     return head_dim, out
+
+
+def _known_keys(rope_parameters):
+    """rope_parameters: a dict of known keys with a known rope_type and its required keys -> (a copy, rope_type)."""
+    if not isinstance(rope_parameters, dict):
+        raise PosvizError("rope_dict", name="rope_parameters", got=type(rope_parameters).__name__)
+    unknown = sorted(set(rope_parameters) - set(ROPE_PARAMETER_KEYS))
+    if unknown:
+        raise PosvizError("rope_keys", keys=", ".join(map(str, unknown)), allowed=", ".join(ROPE_PARAMETER_KEYS))
+    p = dict(rope_parameters)
+    if "rope_type" not in p:
+        raise PosvizError("rope_missing", rope_type="?", keys="rope_type")
+    rope_type = check_choice("rope_type", p["rope_type"], ROPE_TYPES)
+    missing = [k for k in REQUIRED[rope_type] if p.get(k) is None]
+    if missing:
+        raise PosvizError("rope_missing", rope_type=rope_type, keys=", ".join(missing))
+    return p, rope_type
+
+
+def _yarn_parameters(p):
+    """YaRN's own keys, checked, with HF's defaults: `beta_fast or 32`, `beta_slow or 1` (a 0 or a missing
+    value means the default), truncate True unless given."""
+    bf = _opt_float(p, "beta_fast", 0.0, 1e4) or YARN_BETA_FAST
+    bs = _opt_float(p, "beta_slow", 0.0, 1e4) or YARN_BETA_SLOW
+    if bf < bs:
+        raise PosvizError("yarn_beta", fast=bf, slow=bs)
+    out = dict(beta_fast=bf, beta_slow=bs,
+               mscale=_opt_float(p, "mscale", 0.0, 100.0),
+               mscale_all_dim=_opt_float(p, "mscale_all_dim", 0.0, 100.0),
+               attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0, lo_open=True))
+    truncate = p.get("truncate", True)
+    if truncate is None:
+        truncate = True
+    if not isinstance(truncate, bool):
+        raise PosvizError("boolean", name="truncate", got=repr(truncate))
+    out["truncate"] = truncate
+    return out
+
+
+def _llama3_parameters(p):
+    """Llama 3's band factors, checked: low_freq_factor <= high_freq_factor."""
+    lo = check_float("low_freq_factor", p["low_freq_factor"], 0.0, 1e4, lo_open=True)
+    hi = check_float("high_freq_factor", p["high_freq_factor"], 0.0, 1e4, lo_open=True)
+    if hi < lo:   # equal factors (Llama 4) are accepted, as transformers does: no smoothed band
+        raise PosvizError("llama3_order", hi=hi, lo=lo)
+    return dict(low_freq_factor=lo, high_freq_factor=hi)
+
+
+def _longrope_parameters(p, dim):
+    """LongRoPE's per-pair factor lists (dim // 2 each) and its optional attention factor, checked."""
+    return dict(short_factor=_factor_list("short_factor", p["short_factor"], dim // 2),
+                long_factor=_factor_list("long_factor", p["long_factor"], dim // 2),
+                attention_factor=_opt_float(p, "attention_factor", 0.0, 100.0))
+
+
+def _mrope_section(sec, dim):
+    """M-RoPE's sections: positive ints that add up to the dim // 2 pairs -> list."""
+    if not isinstance(sec, (list, tuple)) or not all(isinstance(s, int) and s > 0 for s in sec) \
+            or sum(sec) != dim // 2:
+        raise PosvizError("mrope_section", n=dim // 2, got=repr(sec)[:80])
+    return list(sec)
 
 
 def _inv_freq_at(dim, base):
@@ -167,7 +196,7 @@ def _default_inv_freq(dim, base):
     return rope_inv_freq(dim, base) if base <= MAX_BASE else _inv_freq_at(dim, base)
 
 
-def ntk_aware_base(base, factor, head_dim):
+def ntk_aware_base(base: float, factor: float, head_dim: int) -> float:
     r"""Static NTK-aware base change (bloc97 2023).
 
     Formula:
@@ -182,7 +211,7 @@ def ntk_aware_base(base, factor, head_dim):
     return base * factor ** (head_dim / (head_dim - 2))
 
 
-def yarn_get_mscale(scale, mscale=1.0):
+def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     r"""YaRN attention temperature (Peng et al. 2023).
 
     Formula:
@@ -191,7 +220,7 @@ def yarn_get_mscale(scale, mscale=1.0):
     return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
 
 
-def yarn_attention_factor(p):
+def yarn_attention_factor(p: dict) -> float:
     r"""YaRN's factor on cos and sin: attention_factor if given; with mscale and mscale_all_dim
     both non-zero their ratio; else 0.1 ln s + 1.
 
@@ -206,7 +235,7 @@ def yarn_attention_factor(p):
     return float(yarn_get_mscale(s))
 
 
-def deepseek_softmax_scale(rope_parameters):
+def deepseek_softmax_scale(rope_parameters: dict | None) -> float:
     r"""DeepSeek-V2/V3 fold YaRN's temperature into the softmax scale instead of cos/sin: with
     rope scaling and mscale_all_dim, 1/sqrt(d_qk) is multiplied by m(s, mscale_all_dim)^2.
 
@@ -222,7 +251,7 @@ def deepseek_softmax_scale(rope_parameters):
     return float(m * m)
 
 
-def longrope_attention_factor(p):
+def longrope_attention_factor(p: dict) -> float:
     r"""LongRoPE's factor on cos and sin: attention_factor if given, else from the context ratio
     s = factor (= max_position_embeddings / L0 in Phi-3's files).
 
@@ -235,7 +264,7 @@ def longrope_attention_factor(p):
     return 1.0 if s <= 1.0 else math.sqrt(1 + math.log(s) / math.log(L0))
 
 
-def yarn_correction_range(head_dim, p):
+def yarn_correction_range(head_dim: int, p: dict) -> tuple[float, float]:
     r"""Pair indices where YaRN's ramp starts and ends.
 
     Formula:
@@ -257,7 +286,7 @@ def yarn_correction_range(head_dim, p):
     return max(low, 0), min(high, head_dim - 1)
 
 
-def yarn_ramp(head_dim, rope_parameters):
+def yarn_ramp(head_dim: int, rope_parameters: dict) -> tuple[torch.Tensor, float, float]:
     r"""YaRN's ramp per pair -> (ramp Tensor[d/2] in [0,1], low, high).
 
     Formula:
@@ -275,7 +304,7 @@ def yarn_ramp(head_dim, rope_parameters):
     return ((i - low) / span).clamp(0.0, 1.0), low, high              # [d/2] float32
 
 
-def llama3_bands(head_dim, rope_parameters):
+def llama3_bands(head_dim: int, rope_parameters: dict) -> torch.Tensor:
     r"""Llama 3 band of each pair -> LongTensor[d/2]: 0 = high frequency (kept),
     1 = medium (smoothed), 2 = low frequency (divided by factor).
 
@@ -299,7 +328,8 @@ def llama3_bands(head_dim, rope_parameters):
     return bands
 
 
-def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
+def rope_frequencies(head_dim: int, rope_parameters: dict, *,
+                     seq_len: int | None = None) -> tuple[torch.Tensor, float]:
     r"""(inv_freq Tensor[rotary_dim//2] float32, attention_factor float) for a HF-style dict.
 
     Formula:
@@ -307,8 +337,11 @@ def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
         \text{linear (PI): } \theta'_i = \theta_i / s
         \text{dynamic: } b' = b\,\big(sL/L_0 - (s-1)\big)^{d/(d-2)},\ L = \max(L_{\mathrm{seq}}, L_0)
         \text{YaRN: } \theta'_i = (1-r_i)\,\theta_i + r_i\,\theta_i/s,\quad a = 0.1\ln s + 1
-        \text{Llama 3: } \theta'_i = (1-g_i)\,\theta_i/s + g_i\,\theta_i,\ g_i = \frac{L_0/\lambda_i-\text{low}}{\text{high}-\text{low}}
-        \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\ \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
+        \text{Llama 3: } \theta'_i = (1-g_i)\,\theta_i/s
+            + g_i\,\theta_i,\ g_i = \frac{L_0/\lambda_i-\text{low}}{\text{high}-\text{low}}
+        \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f
+            = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\
+            \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
 
     d is the rotary width int(head_dim * partial_rotary_factor); s = factor,
     L0 = original_max_position_embeddings. seq_len matters for "dynamic" and "longrope" (as in
@@ -359,7 +392,7 @@ def rope_frequencies(head_dim, rope_parameters, *, seq_len=None):
     return inv.to(torch.float32), float(attention)
 
 
-def pair_wavelengths(inv_freq):
+def pair_wavelengths(inv_freq: torch.Tensor | Sequence[float]) -> torch.Tensor:
     r"""How many positions pair i needs for one full turn.
 
     Formula:
@@ -371,7 +404,8 @@ def pair_wavelengths(inv_freq):
     return 2 * math.pi / inv                                           # [d/2]
 
 
-def phase_coverage(inv_freq_train, inv_freq_target, train_length, target_length):
+def phase_coverage(inv_freq_train: torch.Tensor | Sequence[float], inv_freq_target: torch.Tensor | Sequence[float],
+                   train_length: int, target_length: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     r"""Fraction of a full turn each pair covers -> (seen [d/2], needed [d/2], never_seen bool [d/2]).
 
     Formula:
@@ -394,7 +428,7 @@ def phase_coverage(inv_freq_train, inv_freq_target, train_length, target_length)
     return seen, needed, needed > seen * (1 + 1e-6)
 
 
-def log_distances(max_distance, n=1200):
+def log_distances(max_distance: int, n: int = 1200) -> torch.Tensor:
     """Integer distances 0..max_distance: every one up to 64, then about n log-spaced ones."""
     max_distance = check_int("max_distance", max_distance, 1, MAX_POSITION)
     n = check_int("n", n, 2, 20000)
@@ -404,7 +438,8 @@ def log_distances(max_distance, n=1200):
     return torch.unique(r.clamp(0, max_distance)).to(torch.long)                     # [R]
 
 
-def ones_score(inv_freq, distances, attention_factor=1.0):
+def ones_score(inv_freq: torch.Tensor | Sequence[float], distances: torch.Tensor | Sequence[float],
+               attention_factor: float = 1.0) -> torch.Tensor:
     r"""Score of q = k = (1,...,1) at relative distance r with the given (scaled) frequencies,
     divided by d: the RoFormer-style decay curve of a scaled spectrum, in float64.
 
@@ -425,7 +460,7 @@ def ones_score(inv_freq, distances, attention_factor=1.0):
     return a * a * out                                                 # [R]
 
 
-def comparison_factor(train_length, target_length):
+def comparison_factor(train_length: int, target_length: int) -> float:
     r"""The factor every compared method uses, at least 1 (no scaling when the target fits).
 
     Formula:
@@ -436,7 +471,8 @@ def comparison_factor(train_length, target_length):
     return max(1.0, target_length / train_length)
 
 
-def method_parameters(method, head_dim, base, train_length, target_length, *, yarn=None, llama3=None):
+def method_parameters(method: str, head_dim: int, base: float, train_length: int, target_length: int, *,
+                      yarn: dict | None = None, llama3: dict | None = None) -> tuple[dict, int | None]:
     """The rope_parameters (and seq_len) of one comparison method with s = L_target / L_train.
 
     "ntk" is a default RoPE with the NTK-aware base b' = b s^{d/(d-2)}; "dynamic" is evaluated
@@ -469,7 +505,8 @@ def method_parameters(method, head_dim, base, train_length, target_length, *, ya
             "original_max_position_embeddings": L0, **extra}, None
 
 
-def frequency_ratio(inv_freq_new, inv_freq_old):
+def frequency_ratio(inv_freq_new: torch.Tensor | Sequence[float],
+                    inv_freq_old: torch.Tensor | Sequence[float]) -> torch.Tensor:
     r"""Per pair, how much a method changed the frequency -> Tensor[d/2] float64.
 
     Formula:
@@ -483,7 +520,8 @@ def frequency_ratio(inv_freq_new, inv_freq_old):
     return a / b                                                       # [d/2]
 
 
-def band_of_ratio(ratio, factor, rtol=1e-4):
+def band_of_ratio(ratio: torch.Tensor | Sequence[float], factor: float,
+                  rtol: float = 1e-4) -> torch.Tensor:
     """Band of each pair from theta'/theta -> LongTensor[d/2]: 0 = kept (ratio 1),
     2 = divided by the full factor (ratio 1/factor), 1 = in between (smoothed / partly scaled).
     For Llama 3 this reproduces llama3_bands; for PI every pair is 2."""

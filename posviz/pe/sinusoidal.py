@@ -6,7 +6,10 @@ independent of p (shift_rotation_2x2, seed 000 §03), so the dot product of two 
 on their offset (similarity_matrix, dot_by_offset, seed 000 §04). Each formula lives in the
 `Formula:` section of the function that implements it.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import torch
 from torch import nn
@@ -29,7 +32,7 @@ MAX_ANCHORS = 16
 MAX_INPUT_VOCAB = 100_000      # vocab_size cap of the input modules (SinusoidalInput, LearnedAbsolutePositions)
 
 
-def sinusoidal_frequencies(dim, base=10000.0):
+def sinusoidal_frequencies(dim: int, base: float = 10000.0) -> torch.Tensor:
     r"""Frequencies of the sinusoidal table (seed 000 §03) -> Tensor[D/2] float32 (computed in float64).
 
     Formula:
@@ -41,8 +44,8 @@ def sinusoidal_frequencies(dim, base=10000.0):
     return (base ** (-i2 / dim)).to(torch.float32)                  # [D/2]
 
 
-def sinusoidal_positions(length, dim, *, base=10000.0, layout="interleaved", offset=0,
-                         dtype=torch.float32):
+def sinusoidal_positions(length: int, dim: int, *, base: float = 10000.0, layout: str = "interleaved",
+                         offset: int = 0, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     r"""PE for positions offset .. offset+length-1 -> Tensor[length, dim] (seed 000 §03, §05).
 
     Formula:
@@ -68,7 +71,7 @@ def sinusoidal_positions(length, dim, *, base=10000.0, layout="interleaved", off
     return out.to(dtype)                                            # [L,D]
 
 
-def sinusoidal_wavelengths(dim, base=10000.0):
+def sinusoidal_wavelengths(dim: int, base: float = 10000.0) -> torch.Tensor:
     r"""How many positions one full turn of pair i takes -> Tensor[D/2] float64.
 
     Formula:
@@ -78,7 +81,7 @@ def sinusoidal_wavelengths(dim, base=10000.0):
     return 2 * math.pi / w                                          # [D/2]
 
 
-def pair_columns(dim, layout="interleaved"):
+def pair_columns(dim: int, layout: str = "interleaved") -> tuple[torch.Tensor, torch.Tensor]:
     r"""Columns holding sin and cos of pair i -> (sin_idx LongTensor[D/2], cos_idx LongTensor[D/2]).
 
     Formula:
@@ -95,7 +98,7 @@ def pair_columns(dim, layout="interleaved"):
     return i, i + dim // 2                                          # [D/2] x2
 
 
-def sinusoidal_layout_permutation(dim):
+def sinusoidal_layout_permutation(dim: int) -> torch.Tensor:
     r"""perm with concat = interleaved[:, perm] -> LongTensor[D].
 
     Formula:
@@ -109,12 +112,13 @@ def sinusoidal_layout_permutation(dim):
     return torch.cat([sin_idx, cos_idx])                            # [D]
 
 
-def shift_rotation_2x2(delta, omega):
+def shift_rotation_2x2(delta: float, omega: float) -> torch.Tensor:
     r"""The 2x2 matrix that moves one [sin, cos] pair by delta positions (seed 000 §03).
 
     Formula:
         \begin{bmatrix}\sin((p+\Delta)\omega)\\ \cos((p+\Delta)\omega)\end{bmatrix} =
-            \begin{bmatrix}\cos(\Delta\omega) & \sin(\Delta\omega)\\ -\sin(\Delta\omega) & \cos(\Delta\omega)\end{bmatrix}
+            \begin{bmatrix}\cos(\Delta\omega) & \sin(\Delta\omega)\\
+            -\sin(\Delta\omega) & \cos(\Delta\omega)\end{bmatrix}
             \begin{bmatrix}\sin(p\omega)\\ \cos(p\omega)\end{bmatrix}
 
         M(Delta) = [[ cos(Delta w), sin(Delta w)],
@@ -131,7 +135,8 @@ def shift_rotation_2x2(delta, omega):
     return torch.stack([torch.stack([c, s]), torch.stack([-s, c])])  # [2,2]
 
 
-def shift_rotation_matrix(delta, dim, *, base=10000.0, layout="interleaved", dtype=torch.float32):
+def shift_rotation_matrix(delta: float, dim: int, *, base: float = 10000.0, layout: str = "interleaved",
+                          dtype: torch.dtype = torch.float32) -> torch.Tensor:
     r"""Block-diagonal M(Delta) with PE(p + Delta) = M(Delta) PE(p) for every p -> Tensor[D,D].
 
     Formula:
@@ -153,7 +158,8 @@ def shift_rotation_matrix(delta, dim, *, base=10000.0, layout="interleaved", dty
     return m.to(dtype)                                              # [D,D]
 
 
-def shift_check(position, delta, dim, *, base=10000.0, layout="interleaved"):
+def shift_check(position: int, delta: int, dim: int, *, base: float = 10000.0,
+                layout: str = "interleaved") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, float]:
     r"""Check PE(p + Delta) = M(Delta) PE(p) numerically, in float32 as a model would.
 
     Formula:
@@ -170,7 +176,7 @@ def shift_check(position, delta, dim, *, base=10000.0, layout="interleaved"):
     return pe_p, rotated, target, float((rotated - target).abs().max())
 
 
-def similarity_matrix(length, dim, *, base=10000.0, offset=0):
+def similarity_matrix(length: int, dim: int, *, base: float = 10000.0, offset: int = 0) -> torch.Tensor:
     r"""S = PE PE^T -> Tensor[L,L] float32, S_mn = sum_i cos((m - n) w_i) (computed in float64).
 
     Formula:
@@ -185,7 +191,7 @@ def similarity_matrix(length, dim, *, base=10000.0, offset=0):
     return (pe @ pe.T).to(torch.float32)                            # [L,L]
 
 
-def dot_by_offset(max_offset, dim, *, base=10000.0):
+def dot_by_offset(max_offset: int, dim: int, *, base: float = 10000.0) -> torch.Tensor:
     r"""d(Delta) = PE(p)^T PE(p + Delta) = sum_i cos(Delta w_i), Delta = 0..max_offset -> Tensor[K+1] float32.
 
     Formula:
@@ -201,7 +207,8 @@ def dot_by_offset(max_offset, dim, *, base=10000.0):
     return torch.cos(delta[:, None] * w[None, :]).sum(-1).to(torch.float32)  # [K+1]
 
 
-def anchored_dot_by_offset(anchors, max_offset, dim, *, base=10000.0):
+def anchored_dot_by_offset(anchors: Sequence[int], max_offset: int, dim: int, *,
+                           base: float = 10000.0) -> torch.Tensor:
     r"""PE(m)^T PE(m + Delta) from the actual vectors, for each anchor m -> Tensor[A, K+1] float32.
 
     Formula:
@@ -220,7 +227,8 @@ def anchored_dot_by_offset(anchors, max_offset, dim, *, base=10000.0):
     return torch.stack(rows).to(torch.float32)                      # [A,K+1]
 
 
-def single_frequency_table(num_positions=4, omega=math.pi / 2):
+def single_frequency_table(num_positions: int = 4,
+                           omega: float = math.pi / 2) -> tuple[torch.Tensor, torch.Tensor]:
     r"""The hand table of seed 000 §04 for one frequency w (default pi/2).
 
     Formula:
@@ -249,7 +257,8 @@ class SinusoidalInput(nn.Module):
     cached rows are simply computed: the function has a value at every integer position.
     """
 
-    def __init__(self, vocab_size, model_dim, *, cache_length=512, base=10000.0, seed=0):
+    def __init__(self, vocab_size: int, model_dim: int, *, cache_length: int = 512, base: float = 10000.0,
+                 seed: int = 0) -> None:
         super().__init__()
         vocab_size = check_int("vocab_size", vocab_size, 1, MAX_INPUT_VOCAB)
         model_dim = check_even("model_dim", model_dim, 2, MAX_DIM)
@@ -261,7 +270,7 @@ class SinusoidalInput(nn.Module):
         self.register_buffer("position", sinusoidal_positions(cache_length, model_dim, base=self.base),  # [M,D]
                              persistent=False)
 
-    def forward(self, token_ids):
+    def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
         """token_ids [N,L] -> [N,L,D]."""
         check_token_ids(token_ids, self.token.num_embeddings)
         length = token_ids.shape[1]
@@ -272,7 +281,7 @@ class SinusoidalInput(nn.Module):
         return self.token(token_ids) + pe[None, :, :]               # [N,L,D]
 
 
-def check_token_ids(token_ids, vocab_size):
+def check_token_ids(token_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
     """token_ids must be an integer tensor [N,L] with ids in [0, vocab_size - 1]: a PosvizError otherwise
     (shared by the input modules of posviz.pe.sinusoidal and posviz.pe.learned)."""
     if not isinstance(token_ids, torch.Tensor) or token_ids.ndim != 2 or token_ids.is_floating_point() \
@@ -286,7 +295,7 @@ def check_token_ids(token_ids, vocab_size):
     return token_ids
 
 
-def offset_curve_summary(max_offset, dim, *, base=10000.0):
+def offset_curve_summary(max_offset: int, dim: int, *, base: float = 10000.0) -> dict[str, float | int | None]:
     """Numbers that show d(Delta) = sum_i cos(Delta w_i) is no distance ruler.
 
     -> dict(start = d(0) = D/2, first_rise = the first Delta where d(Delta+1) > d(Delta)

@@ -101,7 +101,8 @@ def rope_override(variant, head_dim, base, train_length, eval_length):
         s=L_\text{eval}/L_\text{train}
         \text{PI: }\theta_i'=\theta_i/s
         \text{NTK-aware: }b'=b\,s^{d/(d-2)},\quad \theta_i'=b'^{-2i/d}
-        \text{YaRN: }\theta_i'=(1-\gamma_i)\,\theta_i/s+\gamma_i\,\theta_i,\ \ \gamma_i\in[0,1],\quad q^\top k\times(0.1\ln s+1)^2
+        \text{YaRN: }\theta_i'=(1-\gamma_i)\,\theta_i/s+\gamma_i\,\theta_i,\ \ \gamma_i\in[0,1],\quad
+            q^\top k\times(0.1\ln s+1)^2
     """
     if variant not in ROPE_SCALINGS:
         return None
@@ -243,7 +244,8 @@ def attention_map(variant, length, layer, head, *, seed=0):
     head = check_int("head", head, 0, cfg.n_heads - 1)
     kw = prepare(model, variant, length)
     try:
-        x, _ = make_batch(1, length, vocab_size=cfg.vocab_size, seed=EVAL_SEED + 7 * 10**6 + check_int("seed", seed, 0, 10**6))
+        batch_seed = EVAL_SEED + 7 * 10**6 + check_int("seed", seed, 0, 10**6)
+        x, _ = make_batch(1, length, vocab_size=cfg.vocab_size, seed=batch_seed)
         _, maps = model(x, return_attention=True, **kw)                               # n_layers x [1,H,L,L]
     finally:
         model.rope_override = None
@@ -280,7 +282,8 @@ def phase_aliases(target, inv_freq, train_length, *, max_offset=512, tol=0.7):
 
     Formula:
         F=\{i:\ 2\pi/\theta_i\le L_\text{train}\}
-        e(\Delta)=\max_{i\in F}\bigl|\operatorname{wrap}\bigl((\Delta-t)\,\theta_i\bigr)\bigr|,\quad\operatorname{wrap}(x)\in(-\pi,\pi]
+        e(\Delta)=\max_{i\in F}\bigl|\operatorname{wrap}\bigl((\Delta-t)\,\theta_i\bigr)\bigr|,
+            \quad\operatorname{wrap}(x)\in(-\pi,\pi]
         \Delta\ \text{aliases}\ t\iff e(\Delta)\le\varepsilon,\qquad 0\le\Delta\le\Delta_\max
 
     target t (an offset i - j), inv_freq θ [d/2] (the model's own float32 frequencies),

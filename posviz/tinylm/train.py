@@ -97,9 +97,9 @@ def train_one(method, *, steps=800, seed=0, batch_size=32, length=64, lr=6e-3, w
             progress(method, step + 1, steps, loss_v, t0)
     wall, cpu = time.time() - t0, time.process_time() - c0
     model.eval()
-    info = dict(method=method, config=cfg.to_dict(), final_loss=loss_v, wall_time_s=round(wall, 2), cpu_time_s=round(cpu, 2),
-                steps=steps, seed=seed, batch_size=batch_size, length=length, lr=lr, warmup=warmup,
-                offset=offset, threads=threads)
+    info = dict(method=method, config=cfg.to_dict(), final_loss=loss_v, wall_time_s=round(wall, 2),
+                cpu_time_s=round(cpu, 2), steps=steps, seed=seed, batch_size=batch_size, length=length, lr=lr,
+                warmup=warmup, offset=offset, threads=threads)
     return model, info
 
 
@@ -117,7 +117,8 @@ def main(argv=None):
     settings = {k: getattr(args, k) for k in DEFAULTS}
     os.makedirs(args.out, exist_ok=True)
     man_path = os.path.join(args.out, "MANIFEST.json")
-    command = "python -m posviz.tinylm.train " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    args_given = argv if argv is not None else sys.argv[1:]
+    command = "python -m posviz.tinylm.train " + " ".join(shlex.quote(a) for a in args_given)
     t_all = time.time()
     trained = {}
     for method in methods:

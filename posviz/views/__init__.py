@@ -75,7 +75,8 @@ def cached(fn=None, *, max_entries=CACHE_ENTRIES, shared=False, **options):
             backend = _backends.get("shared" if shared else "copy")
             if backend is None:
                 return fn(*args, **kwargs)
-            inner = backend(max_entries=max_entries, show_spinner=False, hash_funcs={Keyed: _digest}, **options)(by_digest)
+            inner = backend(max_entries=max_entries, show_spinner=False, hash_funcs={Keyed: _digest},
+                            **options)(by_digest)
         return inner(Keyed((args, kwargs)))
 
     view.uncached = fn

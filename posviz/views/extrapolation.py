@@ -76,7 +76,8 @@ def analysis(rotary_dim, params_json, train_length, target_length, method="model
     r"""Everything the page's five figures draw, for one spectrum and one focus method.
 
     Formula:
-        \theta_i = b^{-2i/d}\ \text{(trained)},\qquad s = L_{\mathrm{target}} / L_{\mathrm{train}}\ \text{(every compared method)}
+        \theta_i = b^{-2i/d}\ \text{(trained)},\qquad
+            s = L_{\mathrm{target}} / L_{\mathrm{train}}\ \text{(every compared method)}
         \rho_i = \theta'_i / \theta_i,\qquad \text{factor} = \text{the model's own factor (focus "model") or } s
 
     The trained spectrum is the default RoPE of the model's rope_theta. Every method of

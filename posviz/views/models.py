@@ -114,7 +114,8 @@ def table_rows(order="released"):
         main = e["types"][e["main"]]["params"]
         thetas = sorted({t["params"]["rope_theta"] for t in e["types"].values()})
         rows.append({"key": key, "name": e["name"], "released": e["released"], "head_dim": e["head_dim"],
-                     "rotary_dim": e["rotary_dim"], "theta": " / ".join(f"{x:g}" for x in thetas), "theta_max": thetas[-1],
+                     "rotary_dim": e["rotary_dim"], "theta": " / ".join(f"{x:g}" for x in thetas),
+                     "theta_max": thetas[-1],
                      "scaling": main["rope_type"], "factor": main.get("factor"),
                      "trained": e["trained"], "max_length": e["max_length"], "pattern": _pattern(e["strip"]),
                      "layers": len(e["strip"]), "softmax": e["softmax_scale"], "source": e["source"],

@@ -17,10 +17,11 @@ SAME_TOKEN = "x"
 @cached
 def equivariance(sentence_a, sentence_b, method="nope", causal=False, names=toy_model.SENTENCE_NAMES):
     r"""Attn(PX) against P·Attn(X) for X = sentence A and PX = sentence B (a reordering of A), with the
-    toy layer of the lab (`names`: how errors call the two sentences) -> dict(tokens_b, out_b [L,D], p_out_a [L,D], diff [L,D], max_diff, ...), plus the
-    colour ranges of the three panels: `value_range`, one symmetric range shared by Attn(PX) and P·Attn(X)
-    (so they compare colour for colour), and `diff_range` for the difference, floored at 1e-6 so an
-    exact zero shows as white, not as amplified float noise.
+    toy layer of the lab (`names`: how errors call the two sentences) -> dict(tokens_b, out_b [L,D],
+    p_out_a [L,D], diff [L,D], max_diff, ...), plus the colour ranges of the three panels: `value_range`,
+    one symmetric range shared by Attn(PX) and P·Attn(X) (so they compare colour for colour), and
+    `diff_range` for the difference, floored at 1e-6 so an exact zero shows as white, not as amplified
+    float noise.
 
     Formula:
         \operatorname{Attn}(PX)=P\,\operatorname{Attn}(X)

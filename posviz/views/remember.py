@@ -33,8 +33,8 @@ SECTIONS = (
                ("lab", 3, "lab.scene.tokid")),
     )),
     ("remember.closing", (  # “Position encodings”, its closing section
-        _point("remember.closing.1", ("sinusoidal", 2, "sinusoidal.scene.fp"), ("sinusoidal", 4, "sinusoidal.scene.sim"),
-               ("length", 1, "length.s1.title")),
+        _point("remember.closing.1", ("sinusoidal", 2, "sinusoidal.scene.fp"),
+               ("sinusoidal", 4, "sinusoidal.scene.sim"), ("length", 1, "length.s1.title")),
         _point("remember.closing.2", ("relative", 1, "relative.scene.distance"), ("relative", 2, "relative.scene.shaw"),
                ("relative", 3, "relative.scene.t5")),
         _point("remember.closing.3", ("rope", 1, "rope.scene.pair"), ("rope", 2, "rope.scene.angle"),

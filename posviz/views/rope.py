@@ -1,15 +1,16 @@
 r"""Views of the RoPE page (app_pages/rope.py): plain arguments in, numbers / numpy arrays / dicts out (cached).
 
-Every number the page shows comes from here, computed by posviz.pe.rope.
+Every number the page shows comes from here, computed by posviz.pe.rope and posviz.pe.rope_demos.
 """
 import inspect
 import math
+import re
 
 import numpy as np
 import torch
 from torch.nn import functional as F
 
-from posviz.pe import rope
+from posviz.pe import rope, rope_demos
 from posviz.validate import MAX_POSITION, check_choice, check_float, check_int
 from posviz.views import cached
 
@@ -38,9 +39,9 @@ def clock(m, n, head_dim, base=10000.0, content="unit", seed=0):
     """Hands of the shown pairs (fastest -> slowest) -> dict(pairs [c], hands {name: [c]}, slowest
     (theta of the last pair, base^-(d-2)/d), exponent ((d-2)/d), plain (True when the arc drawn
     is the rotation (n-m)theta itself: unit content))."""
-    q, k = rope.content_vectors(head_dim, content, seed)             # [d] x2
-    pairs = rope.shown_pairs(head_dim)                               # [c]
-    hands = rope.clock_hands(m, n, head_dim, base=base, q=q, k=k)    # {name: [d/2]}
+    q, k = rope_demos.content_vectors(head_dim, content, seed)             # [d] x2
+    pairs = rope_demos.shown_pairs(head_dim)                               # [c]
+    hands = rope_demos.clock_hands(m, n, head_dim, base=base, q=q, k=k)    # {name: [d/2]}
     theta = rope.rope_inv_freq(head_dim, base)                       # [d/2]
     return dict(pairs=_np(pairs), hands={key: _np(v[pairs]) for key, v in hands.items()},
                 slowest=float(theta[-1]), exponent=(head_dim - 2) / head_dim, last=head_dim // 2 - 1,
@@ -52,8 +53,8 @@ def scores(m, n, delta, head_dim, base=10000.0, content="unit", only_q=False, se
     """shift_scores for the page's content vectors -> dict(scores [score(m,n), score(m+Δ,n+Δ),
     score(m,n+Δ)], deltas [None, then each minus the first as "+0.0000" text, rounded so that
     float noise never shows as -0.0000])."""
-    q, k = rope.content_vectors(head_dim, content, seed)             # [d] x2
-    s = [float(v) for v in rope.shift_scores(q, k, m, n, delta, base=base, rotate="q" if only_q else "both")]
+    q, k = rope_demos.content_vectors(head_dim, content, seed)             # [d] x2
+    s = [float(v) for v in rope_demos.shift_scores(q, k, m, n, delta, base=base, rotate="q" if only_q else "both")]
     return dict(scores=s, deltas=[None] + [f"{round(v - s[0], 4) + 0.0:+.4f}" for v in s[1:]])
 
 
@@ -71,15 +72,15 @@ def animation(m, n, head_dim, base=10000.0, content="unit", mode="both", seed=0,
     steps = check_int("steps", steps, 2, 512)
     m = check_float("m", m, -MAX_POSITION, MAX_POSITION)
     n = check_float("n", n, -MAX_POSITION, MAX_POSITION)
-    q, k = rope.content_vectors(head_dim, content, seed)             # [d] x2
+    q, k = rope_demos.content_vectors(head_dim, content, seed)             # [d] x2
     t = torch.arange(steps)                                          # [T]
     mm = m + t if mode == "both" else torch.full((steps,), m)        # [T]
     nn = n + t                                                       # [T]
-    pairs = rope.shown_pairs(head_dim)                               # [c]
-    h = rope.clock_hands(mm, nn, head_dim, base=base, q=q, k=k)      # {name: [T,d/2]}
+    pairs = rope_demos.shown_pairs(head_dim)                               # [c]
+    h = rope_demos.clock_hands(mm, nn, head_dim, base=base, q=q, k=k)      # {name: [T,d/2]}
     q_xy = torch.stack((h["q_x"], h["q_y"]), -1)[:, pairs]           # [T,c,2]
     k_xy = torch.stack((h["k_x"], h["k_y"]), -1)[:, pairs]           # [T,c,2]
-    s = rope.rotated_score(q, k, mm, nn, base=base)                  # [T]
+    s = rope_demos.rotated_score(q, k, mm, nn, base=base)                  # [T]
     return dict(pairs=_np(pairs), q_xy=_np(q_xy), k_xy=_np(k_xy), scores=_np(s), steps=_np(t),
                 m=_np(mm), n=_np(nn))
 
@@ -96,15 +97,15 @@ def distance(head_dim, base=10000.0, max_distance=MAX_SHOWN_DISTANCE):
     max_distance = check_int("max_distance", max_distance, 1, 8192)
     r = torch.arange(-max_distance, max_distance + 1)                # [2R+1]
     cos = rope.rope_angles(r, head_dim, base=base).cos()             # [2R+1, d/2]
-    pairs = rope.shown_pairs(head_dim)                               # [c]
+    pairs = rope_demos.shown_pairs(head_dim)                               # [c]
     return dict(distances=_np(r), pairs=_np(pairs), per_pair=_np(cos[:, pairs].T.contiguous()),
                 mean=_np(cos.mean(-1)))
 
 
 @cached
 def hand_examples():
-    """The seeds' worked examples (see posviz.pe.rope.hand_examples) -> list of dicts."""
-    return rope.hand_examples()
+    """The seeds' worked examples (see posviz.pe.rope_demos.hand_examples) -> list of dicts."""
+    return rope_demos.hand_examples()
 
 
 @cached
@@ -112,38 +113,55 @@ def hand_table():
     """The worked examples as table rows: column code -> shown value (the example's key to translate)."""
     return [dict(example=r["example"], q=str(r["q"]), k=str(r["k"]), theta=r["theta_text"], p=r["p"], s=r["s"],
                  rq=str(r["rq"]), rk=str(r["rk"]), score=round(r["score"], 4), relative=round(r["relative"], 4))
-            for r in rope.hand_examples()]
+            for r in rope_demos.hand_examples()]
 
 
 @cached
 def layouts(head_dim, m, n, base=10000.0):
-    """The two pairings (see posviz.pe.rope.layout_demo) -> dict of floats and int arrays [d/2, 2]."""
-    lv = rope.layout_demo(head_dim, m, n, base=base)
+    """The two pairings (see posviz.pe.rope_demos.layout_demo) -> dict of floats and int arrays [d/2, 2]."""
+    lv = rope_demos.layout_demo(head_dim, m, n, base=base)
     return {key: (float(v) if v.ndim == 0 else _np(v)) for key, v in lv.items()}
 
 
 # ---------------------------------------------------------------- apply_rope step by step
-def _line(fn, start):
-    """The source line of fn that starts with `start` (stripped, without its shape comment)."""
-    for line in inspect.getsource(fn).splitlines():
-        if line.strip().startswith(start):
-            return line.split("#")[0].strip()
-    raise LookupError(f"{fn.__qualname__} has no line starting with {start!r}")
+# The functions whose source the step-by-step section shows (apply_rope and what it calls), and the
+# markers it reads there: a line of theirs ending in "(step: <marker>)" is the line of that step.
+STEP_SOURCES = (rope.rope_inv_freq, rope.apply_rope, rope.rotate_pairs)
+STEP_MARKERS = (("theta", ("theta",)), ("angles", ("angles",)), ("cos_sin", ("cos", "sin")),
+                ("even_odd", ("even_odd",)), ("rotated_even", ("rotated_even",)), ("rotated_odd", ("rotated_odd",)),
+                ("out", ("out",)))
+_MARKER = re.compile(r"#.*\(step: (\w+)\)\s*$")
 
 
-def step_code():
+def marked_lines(fns=STEP_SOURCES):
+    """{marker: line} for every line of the source of `fns` that ends in a "(step: <marker>)" comment:
+    the code of the line, stripped, without its comment. A marker found twice raises LookupError."""
+    out = {}
+    for fn in fns:
+        for line in inspect.getsource(fn).splitlines():
+            found = _MARKER.search(line)
+            if not found:
+                continue
+            if found[1] in out:
+                raise LookupError(f"step marker {found[1]!r} appears twice (in {fn.__qualname__})")
+            out[found[1]] = line.split("#")[0].strip()
+    return out
+
+
+def step_code(fns=STEP_SOURCES):
     """The lines of apply_rope (and of rope_inv_freq and rotate_pairs, which it calls) that each step
-    shows, read from their source: the listing on the page is the code that runs."""
-    apply, pairs = rope.apply_rope, rope.rotate_pairs
-    return dict(
-        theta=_line(rope.rope_inv_freq, "inv_freq = "), angles=_line(apply, "angles = "),
-        cos_sin=_line(apply, "cos = ") + "\n" + _line(apply, "sin = "), even_odd=_line(pairs, "even, odd = "),
-        rotated_even=_line(pairs, "rotated_even = "), rotated_odd=_line(pairs, "rotated_odd = "),
-        out=_line(pairs, "return torch.stack("))
+    shows, read from their source by their markers: the listing on the page is the code that runs.
+    A marker missing from the source raises LookupError."""
+    lines = marked_lines(fns)
+    missing = [m for _, markers in STEP_MARKERS for m in markers if m not in lines]
+    if missing:
+        raise LookupError(f"no line marked (step: {missing[0]}) in " + ", ".join(fn.__qualname__ for fn in fns))
+    return {step: "\n".join(lines[m] for m in markers) for step, markers in STEP_MARKERS}
 
 
-STEPS = (("theta", ("inv_freq",)), ("angles", ("angles",)), ("cos_sin", ("cos", "sin")), ("even_odd", ("even", "odd")),
-         ("rotated_even", ("rotated_even",)), ("rotated_odd", ("rotated_odd",)), ("out", ("out",)))
+STEPS = (("theta", ("inv_freq",)), ("angles", ("angles",)), ("cos_sin", ("cos", "sin")),
+         ("even_odd", ("even", "odd")), ("rotated_even", ("rotated_even",)), ("rotated_odd", ("rotated_odd",)),
+         ("out", ("out",)))
 
 
 def _rows(label, keys, array, fmt="{:.4f}"):
@@ -162,7 +180,7 @@ def steps(p, base=10000.0):
     p = check_int("p", p, 0, STEP_MAX_P)
     pos = torch.arange(STEP_POSITIONS) + p                           # [3]
     x = torch.tensor(STEP_X).expand(STEP_POSITIONS, STEP_DIM).contiguous()  # [3,8]
-    st = rope.apply_rope_steps(x, pos, base=base)
+    st = rope_demos.apply_rope_steps(x, pos, base=base)
     whole = rope.apply_rope(x[None, None], pos, base=base)[0, 0]     # [3,8]
     keys = [f"p={int(v)}" for v in pos]
     fine = {"inv_freq": "{:.9g}", "angles": "{:.9g}"}               # float32 digits: the rounding is visible
@@ -180,7 +198,8 @@ def attention_check(delta=4, base=10000.0, seed=0):
 
     Formula:
         \max \big|\mathrm{SDPA}(R q, R k, v) - \mathrm{softmax}(R q\,(R k)^\top/\sqrt d + M)\,v\big| \approx 0
-        \text{SDPA alone: } \mathrm{SDPA}(Pq, Pk, Pv) = P\,\mathrm{SDPA}(q, k, v) \ \text{(no mask: token order is invisible)}
+        \text{SDPA alone: } \mathrm{SDPA}(Pq, Pk, Pv) = P\,\mathrm{SDPA}(q, k, v)
+            \ \text{(no mask: token order is invisible)}
         \text{with RoPE: } \mathrm{rope\_attention}(Pq, Pk, Pv) \ne P\,\mathrm{rope\_attention}(q, k, v)
         \text{common shift: } \mathrm{rope\_attention}(q, k, v;\ p+\Delta) = \mathrm{rope\_attention}(q, k, v;\ p)
 
@@ -205,8 +224,9 @@ def attention_check(delta=4, base=10000.0, seed=0):
     def diff(a, b):
         return float((a - b).abs().max())
 
-    return dict(shape=list(ATTENTION_SHAPE), sdpa_vs_own=diff(rot, own), plain_shuffle=diff(plain_perm, plain[:, :, rev]),
-                rope_shuffle=diff(roped_perm, roped[:, :, rev]), shift=diff(shifted, rot), delta=delta)
+    return dict(shape=list(ATTENTION_SHAPE), sdpa_vs_own=diff(rot, own),
+                plain_shuffle=diff(plain_perm, plain[:, :, rev]), rope_shuffle=diff(roped_perm, roped[:, :, rev]),
+                shift=diff(shifted, rot), delta=delta)
 
 
 # ---------------------------------------------------------------- the free calculator
@@ -218,10 +238,10 @@ def calculator(q1, q2, k1, k2, theta_choice, theta_value, p, s, only_q=False):
     check_choice("theta", theta_choice, THETA_CHOICES)
     theta = THETAS.get(theta_choice, theta_value)
     q, k = (float(q1), float(q2)), (float(k1), float(k2))
-    rq = rope.pair_rotate(q, p, theta)                               # [2]
-    rk = torch.tensor(k, dtype=torch.float64) if only_q else rope.pair_rotate(k, s, theta)  # [2]
+    rq = rope_demos.pair_rotate(q, p, theta)                               # [2]
+    rk = torch.tensor(k, dtype=torch.float64) if only_q else rope_demos.pair_rotate(k, s, theta)  # [2]
     phi = (-float(p) if only_q else float(s) - float(p)) * float(theta)
     return dict(q=list(q), k=list(k), rq=[float(v) for v in rq], rk=[float(v) for v in rk], theta=float(theta),
                 p=float(p), s=float(s), phi=phi, dot=q[0] * k[0] + q[1] * k[1], cross=q[1] * k[0] - q[0] * k[1],
-                score=float(rope.pair_score(q, k, p, s, theta, rotate="q" if only_q else "both")),
-                closed=float(rope.pair_score_closed_form(q, k, phi)), only_q=bool(only_q))
+                score=float(rope_demos.pair_score(q, k, p, s, theta, rotate="q" if only_q else "both")),
+                closed=float(rope_demos.pair_score_closed_form(q, k, phi)), only_q=bool(only_q))

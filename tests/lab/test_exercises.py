@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from posviz.lab import exercises as X
-from posviz.pe.rope import apply_rope, pair_rotate
+from posviz.pe.rope import apply_rope
+from posviz.pe.rope_demos import pair_rotate
 
 SEEDS = range(0, 400, 7)
 
@@ -20,7 +21,7 @@ def test_exact_answers_equal_pe_rope_rotation(seed):
     prob = X.problem(seed)
     theta = prob["theta"]["value"]
     rq = pair_rotate(prob["q"], prob["p"], theta)                        # float64 reference rotation
-    rk = pair_rotate(prob["k"], prob["s"], theta) if not prob["only_q"] else torch.tensor(prob["k"], dtype=torch.float64)
+    rk = torch.tensor(prob["k"], dtype=torch.float64) if prob["only_q"] else pair_rotate(prob["k"], prob["s"], theta)
     assert [x["value"] for x in prob["q_rot"]] == pytest.approx(rq.tolist(), abs=1e-12)
     assert [x["value"] for x in prob["k_rot"]] == pytest.approx(rk.tolist(), abs=1e-12)
     assert prob["score"]["value"] == pytest.approx(float(rq @ rk), abs=1e-12)
@@ -62,7 +63,8 @@ def test_reproducible_and_varied():
 
 def test_theta_pi_over_3_gives_multiples_of_sqrt3_over_2():
     """θ = π/3: every rotated component is a multiple of 1/2 plus a multiple of √3/2."""
-    prob = next(X.problem(s) for s in range(2000) if X.problem(s)["theta"]["text"] == "π/3" and not X.problem(s)["only_q"])
+    prob = next(X.problem(s) for s in range(2000)
+                if X.problem(s)["theta"]["text"] == "π/3" and not X.problem(s)["only_q"])
     for x in prob["q_rot"] + prob["k_rot"]:
         assert x["r"] == 3 and (2 * x["a"][0]) % x["a"][1] == 0 and (2 * x["b"][0]) % x["b"][1] == 0  # halves
 

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from posviz.lab import toy_model as A
+from posviz.lab._toy_layer import rotate_lowp
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import encode
 from posviz.pe.learned import PositionOutOfRangeError
@@ -158,8 +159,8 @@ def test_lowp_rotation_equals_apply_rope_in_float32_and_differs_in_bfloat16():
     pos = torch.arange(6)[None].expand(2, 6)
     for layout in ("interleaved", "half"):
         ref = apply_rope(x, pos, layout=layout)
-        assert torch.allclose(A._rotate_lowp(x, pos, 0, torch.float32, layout), ref, atol=1e-6)
-        off = A._rotate_lowp(x, pos, 8192, torch.bfloat16, layout)
+        assert torch.allclose(rotate_lowp(x, pos, 0, torch.float32, layout), ref, atol=1e-6)
+        off = rotate_lowp(x, pos, 8192, torch.bfloat16, layout)
         exact = apply_rope(x, pos + 8192, layout=layout)
         assert (off - exact).abs().max() > 0.1
     # the honest control: float32 at the same offset is close to the unshifted run
@@ -199,8 +200,8 @@ def test_low_precision_rounding_of_positions():
     x = torch.randn(1, 1, 5, 8, generator=torch.Generator().manual_seed(0))
     pos = torch.arange(5)[None]
     stored = A.lowp_positions(pos, 8192)                                              # [1,5] bfloat16
-    assert torch.equal(A._rotate_lowp(x, pos, 8192, torch.bfloat16, "interleaved"),
-                       A._rotate_lowp(x, stored.float() - 8192, 8192, torch.bfloat16, "interleaved"))
+    assert torch.equal(rotate_lowp(x, pos, 8192, torch.bfloat16, "interleaved"),
+                       rotate_lowp(x, stored.float() - 8192, 8192, torch.bfloat16, "interleaved"))
     for bad in (dict(lowp_dtype="float8"), dict(offset=-1), dict(offset=10**9)):
         with pytest.raises(ValueError):
             A.lowp_positions(pos, **{"offset": 8192, **bad})
@@ -254,7 +255,7 @@ def _summary_by_compare(sentence_a, sentence_b, *, padding_side="left", num_head
     ((" ".join(f"w{i}" for i in range(24)), "short one"), dict(num_heads=2, head_dim=16, max_length=64)),
 ])
 def test_summary_matrix_equals_compare_cell_by_cell(sentences, kw):
-    """summary_matrix shares the references and the intermediates of its setups (_memo_forward): every
+    """summary_matrix shares the references and the intermediates of its setups (posviz.lab._toy_fast): every
     cell and status must be exactly what `compare` gives for that cell."""
     want_err, want_status = _summary_by_compare(*sentences, **kw)
     err, status = A.summary_matrix(*sentences, **kw)

@@ -67,8 +67,9 @@ def test_apply_rope_valid_preserves_norms(N, H, L, d, b, layout):
 
 
 @FAST
-@given(st.integers(1, 3), st.integers(1, 4), st.sampled_from([1, 8, 16, 32, 64, 96]), st.sampled_from([2, 8, 16, 64, 128]),
-       st.sampled_from([torch.float32, torch.float64]), st.integers(1, 3), st.floats(0.5, 4.0))
+@given(st.integers(1, 3), st.integers(1, 4), st.sampled_from([1, 8, 16, 32, 64, 96]),
+       st.sampled_from([2, 8, 16, 64, 128]), st.sampled_from([torch.float32, torch.float64]), st.integers(1, 3),
+       st.floats(0.5, 4.0))
 def test_apply_rope_is_the_transparent_formula_bit_for_bit(N, H, L, d, dtype, threads, factor):
     """Whichever path apply_rope takes (the private complex-multiply fast path or not), its result is
     torch.equal to the transparent rotation of the same float32 angles."""

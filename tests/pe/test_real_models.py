@@ -29,8 +29,9 @@ ATTENTION = {"llama": "LlamaAttention", "mistral": "MistralAttention", "mixtral"
              "olmo2": "Olmo2Attention", "llama4": "Llama4TextAttention", "qwen3_next": "Qwen3NextAttention"}
 ROTARY = {"llama4": "Llama4TextRotaryEmbedding", "qwen2_vl": "Qwen2VLRotaryEmbedding",
           "qwen2_5_vl": "Qwen2_5_VLRotaryEmbedding", "gpt_neox": "GPTNeoXRotaryEmbedding",
-          "gptj": "GPTJRotaryEmbedding", "stablelm": "StableLmRotaryEmbedding", "deepseek_v2": "DeepseekV2RotaryEmbedding",
-          "deepseek_v3": "DeepseekV3RotaryEmbedding", "gpt_oss": "GptOssRotaryEmbedding", "olmo2": "Olmo2RotaryEmbedding",
+          "gptj": "GPTJRotaryEmbedding", "stablelm": "StableLmRotaryEmbedding",
+          "deepseek_v2": "DeepseekV2RotaryEmbedding", "deepseek_v3": "DeepseekV3RotaryEmbedding",
+          "gpt_oss": "GptOssRotaryEmbedding", "olmo2": "Olmo2RotaryEmbedding",
           "qwen3_next": "Qwen3NextRotaryEmbedding", "phi": "PhiRotaryEmbedding", "phi3": "Phi3RotaryEmbedding",
           "gemma2": "Gemma2RotaryEmbedding", "gemma3": "Gemma3RotaryEmbedding", "cohere": "CohereRotaryEmbedding"}
 

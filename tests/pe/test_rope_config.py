@@ -85,7 +85,8 @@ def test_generic_reading_of_unknown_model_types_and_bare_dicts():
     m = read_model_rope('{"rope_type": "default", "rope_theta": 1e4, "head_dim": 8, "mrope_section": [1, 3]}')
     assert m.mrope_section == [1, 3]
     # NoPE layers of an unknown model type with no_rope_layers
-    m = read_model_rope({"model_type": "my_model", "head_dim": 64, "num_hidden_layers": 4, "no_rope_layers": [1, 1, 1, 0]})
+    m = read_model_rope({"model_type": "my_model", "head_dim": 64, "num_hidden_layers": 4,
+                         "no_rope_layers": [1, 1, 1, 0]})
     assert m.layer_rope == ["default", "default", "default", "nope"]
 
 

@@ -128,8 +128,10 @@ def test_longrope_switch_and_attention_factor():
 def test_partial_rotary_factor_as_transformers():
     """partial_rotary_factor in the dict: the rotary width is int(head_dim * factor), as in transformers."""
     for d, prf in ((96, 0.25), (80, 0.4), (128, 0.75), (256, 0.25), (128, 0.5)):
-        for params in ({"rope_type": "default", "rope_theta": 1e4}, {"rope_type": "linear", "rope_theta": 1e4, "factor": 4.0},
-                       {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0, "original_max_position_embeddings": 4096}):
+        for params in ({"rope_type": "default", "rope_theta": 1e4},
+                       {"rope_type": "linear", "rope_theta": 1e4, "factor": 4.0},
+                       {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0,
+                        "original_max_position_embeddings": 4096}):
             assert_same(d, {**params, "partial_rotary_factor": prf})
     with pytest.raises(ValueError, match="partial_rotary_factor|rotary"):
         rope_frequencies(10, {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.3})

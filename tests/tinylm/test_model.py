@@ -111,7 +111,8 @@ def test_build_from_dict_and_config_roundtrip():
 
 @pytest.mark.parametrize("kw,name", [(dict(method="xpos"), "method"), (dict(d_model=30, n_heads=4), "d_model"),
                                       (dict(n_layers=0), "n_layers"),
-                                      (dict(method="t5", t5_max_distance=8), "max_distance"), (dict(vocab_size=1), "vocab_size")])
+                                      (dict(method="t5", t5_max_distance=8), "max_distance"),
+                                      (dict(vocab_size=1), "vocab_size")])
 def test_invalid_config(kw, name):
     with pytest.raises(ValueError, match=name):
         TinyConfig(**kw)

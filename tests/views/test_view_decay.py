@@ -31,7 +31,8 @@ def test_curves_are_normalised_and_plain():
     (h, m, line), = V.alibi_lines.uncached(1024, False, (4,))
     assert (h, m) == (4, 1 / 16) and np.allclose(line, 1 - r / 16)
     assert V.last_pair(2) == 0 and V.last_pair(128) == 63
-    for out in (c, V.random_curves.uncached(16, 64, False, 10000, 4, 0.5, 0), V.pair_curve.uncached(8, 64, False, 100, 1)):
+    for out in (c, V.random_curves.uncached(16, 64, False, 10000, 4, 0.5, 0),
+                V.pair_curve.uncached(8, 64, False, 100, 1)):
         assert not any(hasattr(v, "detach") for v in out.values())
 
 
@@ -69,13 +70,15 @@ def test_bases_scene_numbers_come_from_the_plotted_curves(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_random_scene_numbers(lang):
     v = SCENE["same"]
-    args = (v["decay_d"], v["decay_R"], v["decay_logx"], v["decay_bases"][0], v["decay_n"], v["decay_rho"], v["decay_seed"])
+    args = (v["decay_d"], v["decay_R"], v["decay_logx"], v["decay_bases"][0], v["decay_n"], v["decay_rho"],
+            v["decay_seed"])
     c = V.random_curves.uncached(*args)
     s = say("same", lang)
     assert c["mean_gap"] < 0.03 and "0.03" in s and str(v["decay_n"]) in s
     assert f"± {fmt(c['std_mean'])}" in s and fmt(c["example_gap"]) in s
     v = SCENE["indep"]
-    args = (v["decay_d"], v["decay_R"], v["decay_logx"], v["decay_bases"][0], v["decay_n"], v["decay_rho"], v["decay_seed"])
+    args = (v["decay_d"], v["decay_R"], v["decay_logx"], v["decay_bases"][0], v["decay_n"], v["decay_rho"],
+            v["decay_seed"])
     c = V.random_curves.uncached(*args)
     s = say("indep", lang)
     assert c["mean_max"] <= 0.03 + 0.005 and "± 0.03" in s

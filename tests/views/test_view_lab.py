@@ -186,5 +186,5 @@ def test_lab_text_cites_articles_by_title():
         for key, s in table.items():
             low = s.lower().replace("random seed", "").replace("随机种子", "")
             assert "seed" not in low and "种子" not in low, key
-            assert "$" not in s and "\\" not in s, key                   # no LaTeX in text/ (formulas live in docstrings)
+            assert "$" not in s and "\\" not in s, key                   # no LaTeX in text/ (formulas: docstrings)
     assert all("因果 mask" not in s and "对半" not in s for s in T.ZH.values())

@@ -109,7 +109,7 @@ def test_scaling_scene_numbers(lang):
         ratio = models[scaled]["wavelengths"] / models[base]["wavelengths"]
         kept, times = np.isclose(ratio, 1), np.isclose(ratio, factor)
         assert (int(kept.sum()), int(times.sum()), int((~kept & ~times).sum())) == counts
-        assert np.all(np.diff(ratio) >= -1e-9)                                             # fast pairs kept, slow ones scaled
+        assert np.all(np.diff(ratio) >= -1e-9)                                    # fast pairs kept, slow ones scaled
         assert f"{_thousands(models[base]['max_length'])} → {_thousands(models[scaled]['max_length'])}" in s
         assert all(str(c) in s for c in counts) and f"×{factor}" in s
 
@@ -127,7 +127,7 @@ def test_layers_scene_numbers(lang):
     strip = {k: view.entry(k)["strip"] for k in pick}
     assert strip["gemma3_27b"][:6] == ["local"] * 5 + ["global"]                          # five local per global
     assert strip["llama4_scout"][3::4] == ["nope"] * 12                                     # every fourth layer
-    g = view.entry("gemma3_27b")["types"]                                                  # 10,000 locally, 10⁶ / 8 globally
+    g = view.entry("gemma3_27b")["types"]                                     # 10,000 locally, 10⁶ / 8 globally
     assert g["sliding_attention"]["inv_freq"][1] == pytest.approx(10000 ** (-2 / 128), rel=1e-6)
     assert g["full_attention"]["inv_freq"][1] == pytest.approx(1e6 ** (-2 / 128) / 8, rel=1e-6)
 
@@ -159,6 +159,7 @@ def test_decay_scene_numbers_hold_on_the_curve_and_exactly(lang):
     np.testing.assert_allclose(score["qwen25_7b_yarn"], a * a * plain, rtol=1e-12)
     assert f"{a:.3f}" == "1.139" and f"{a * a:.2f}" == "1.30" and "1.139² ≈ 1.30" in s
     first = int(np.flatnonzero(r > 0)[0])
-    assert r[first] == 1 and score["qwen25_7b_yarn"][first] > max(score[k][first] for k in pick if k != "qwen25_7b_yarn")
+    assert r[first] == 1
+    assert score["qwen25_7b_yarn"][first] > max(score[k][first] for k in pick if k != "qwen25_7b_yarn")
     for curve in score.values():                                                            # they wave: not monotone
         assert np.any(np.diff(curve) > 0.01)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from posviz.pe import rope
+from posviz.pe import rope, rope_demos
 from posviz.validate import PosvizError
 from posviz.views import rope as view
 
@@ -53,8 +53,8 @@ def test_clock_titles_state_what_is_drawn():
     assert not rnd["plain"]
     assert np.allclose(rnd["hands"]["delta"], 0.0)
     assert np.abs(rnd["hands"]["between"]).max() > 0.3              # the arc of the figure is not 0°
-    q, k = rope.content_vectors(8, "random", 0)
-    content = rope.clock_hands(0, 0, 8, q=q, k=k)["between"].numpy()[rope.shown_pairs(8).numpy()]
+    q, k = rope_demos.content_vectors(8, "random", 0)
+    content = rope_demos.clock_hands(0, 0, 8, q=q, k=k)["between"].numpy()[rope_demos.shown_pairs(8).numpy()]
     moved = view.clock(5, 9, 8, 10000.0, "random")["hands"]
     wrapped = rope.wrap_angle(torch.tensor(content + moved["delta"], dtype=torch.float64)).numpy()
     assert np.allclose(np.cos(moved["between"]), np.cos(wrapped), atol=1e-5)
@@ -91,6 +91,50 @@ def test_step_code_is_the_source_of_apply_rope():
         for line in code.splitlines():
             assert line in src, (name, line)
     assert [s for s, _ in view.STEPS] == list(view.step_code())
+
+
+STEP_LINES = {    # what the step-by-step section shows: the code of each marked line
+    "theta": "inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))",
+    "angles": "angles = pos[..., None] * inv_freq",
+    "cos_sin": "cos = (angles.cos() * attention_factor).to(x.dtype)[:, None]\n"
+               "sin = (angles.sin() * attention_factor).to(x.dtype)[:, None]",
+    "even_odd": "even, odd = x[..., 0::2], x[..., 1::2]",
+    "rotated_even": "rotated_even = even * cos - odd * sin",
+    "rotated_odd": "rotated_odd = even * sin + odd * cos",
+    "out": "return torch.stack((rotated_even, rotated_odd), dim=-1).flatten(-2)",
+}
+
+
+def test_step_markers_each_mark_one_line():
+    """Each step's line is found by its "(step: <marker>)" comment, not by its text: every marker the
+    section reads is in the source of rope_inv_freq, apply_rope and rotate_pairs exactly once, and no
+    other line of posviz.pe.rope or posviz.pe.rope_demos carries one."""
+    wanted = [m for _, markers in view.STEP_MARKERS for m in markers]
+    found = [view._MARKER.search(line)[1] for mod in (rope, rope_demos)
+             for line in inspect.getsource(mod).splitlines() if view._MARKER.search(line)]
+    assert sorted(found) == sorted(wanted) and len(set(wanted)) == len(wanted)
+    assert view.step_code() == STEP_LINES
+
+
+def _two_markers(x):
+    a = x + 1                                                        # [...]  (step: angles)
+    return a * 2                                                     # [...]  (step: angles)
+
+
+def _no_markers(x):
+    return x + 1                                                     # [...]
+
+
+def test_a_missing_or_duplicated_marker_fails():
+    with pytest.raises(LookupError, match="angles"):
+        view.marked_lines((_two_markers,))
+    with pytest.raises(LookupError, match="angles"):
+        view.marked_lines((rope.apply_rope, _two_markers))
+    with pytest.raises(LookupError, match="theta"):
+        view.step_code((_no_markers,))
+    with pytest.raises(LookupError, match="even_odd"):
+        view.step_code((rope.rope_inv_freq, rope.apply_rope))       # rotate_pairs' lines are missing
+    assert view.marked_lines((_no_markers,)) == {}
 
 
 @pytest.mark.parametrize("p", [0, 3, 900, 10000, view.STEP_MAX_P])

@@ -24,7 +24,8 @@ def _plain(x):
 
 @pytest.mark.parametrize("call", [
     lambda: view.table(10, 8, 10000), lambda: view.column(8, 10000, 30), lambda: view.wavelength_range(8, 100),
-    lambda: view.position_zero(8, 10000), lambda: view.similarity(10, 8, 10000), lambda: view.offset_curves(10, 8, 10000),
+    lambda: view.position_zero(8, 10000), lambda: view.similarity(10, 8, 10000),
+    lambda: view.offset_curves(10, 8, 10000),
     lambda: view.shift(5, 3, 8, 10000), lambda: view.hand(), lambda: view.signal(10, 8, 10000),
     lambda: view.learned_shape(8, 16, 16), lambda: view.modulo(30, 8), lambda: view.saved(8, 16, 10000),
     lambda: view.sections(("text only", "| a | b |\n|---|---|\n| 1 | 2 |\nafter")),
