@@ -1,12 +1,15 @@
 """The only streamlit importer: the page frame, URL-bound widgets and plotting.
 
 frame: navigation, language, lecture mode, scenes, share box; widgets: URL binding;
-plotting: plot (cached figures, export), the formula-and-code box, error display.
+plotting: plot (cached figures, export), the formula-and-code box, error display; labels: a figure's
+labels (or a table's columns) from text keys.
 Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import header, lang, page, present, t
+from posviz.ui.labels import labels
 from posviz.ui.plotting import diagram, explain, formulas, guard, plot, table
 from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
-__all__ = ["header", "lang", "page", "present", "t", "diagram", "explain", "formulas", "guard", "plot", "table", "more", "multiselect", "number", "radio",
-           "select", "select_slider", "slider", "text_input", "toggle"]
+__all__ = ["header", "lang", "page", "present", "t", "labels", "diagram", "explain", "formulas", "guard", "plot",
+           "table", "more", "multiselect", "number", "radio", "select", "select_slider", "slider", "text_input",
+           "toggle"]
