@@ -7,14 +7,19 @@ from posviz.lab import checklist, exercises
 from posviz.views import checks as view
 
 GEN_KEYS = ("chk_gen_q1", "chk_gen_q2", "chk_gen_k1", "chk_gen_k2", "chk_gen_score")
+CODES = {"chk.n.method": "w.ov_method", "chk.n.mode": "w.kv_modes"}   # numbers whose value is a code: its text
 
 ui.header("checks")
 mark = {True: ":green-badge[" + ui.t("checks.pass") + "]", False: ":red-badge[" + ui.t("checks.fail") + "]"}
 example = (ui.t("overview.default_a"), ui.t("overview.default_b"))   # the overview's sentence, reordered
 
 
-def words(v):
-    """A value or column that is a text key ("chk.v.no_error") in the user's language; numbers as they are."""
+def words(v, number=None):
+    """A value or column as the user reads it: a text key ("chk.v.no_error") or the code of a position method
+    or a cache mode (the value of `number` "chk.n.method" / "chk.n.mode") in the user's language; numbers
+    and formulas as they are."""
+    if number in CODES:
+        return ui.t(f"{CODES[number]}.{v}")
     return ui.t(v) if v.startswith("chk.") else v
 
 
@@ -27,7 +32,7 @@ for i in view.STEPS:
         res = results[i] = view.step(i, ui.toggle(key=f"chk_break{i}", value=False), *example)
         head.markdown(f"#### {i} · {ui.t(f'checks.step{i}.title')} {mark[res['passed']]}")
         ui.table({ui.t("checks.numbers"): [ui.t(k) for k, _ in res["numbers"]],
-                  ui.t("checks.value"): [words(v) for _, v in res["numbers"]]}, static=True)
+                  ui.t("checks.value"): [words(v, k) for k, v in res["numbers"]]}, static=True)
         if res["boundary"]:
             b = res["boundary"]
             st.info(ui.t("checks.boundary", msg=ui.t(f"err.{b['code']}", **b["params"])), icon=":material/block:")
