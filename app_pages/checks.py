@@ -104,8 +104,9 @@ def exercises_section():
     st.markdown(ui.t("checks.ex3.q"))
     if ui.toggle("chk_reveal3", False) or predict("chk_ex3", fixed["ex3_answer"], integer=True):
         st.markdown(ui.t("checks.ex3.answer"))
-        ui.table({ui.t("checks.ex3.col.pos"): [ui.t("w.kv_modes.correct"), ui.t("w.kv_modes.restart")]} |
-                 {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)}, static=True)
+        modes = ("correct", "restart")
+        ui.table({ui.t("checks.ex3.col.pos"): [ui.t(f"w.kv_modes.{m}") for m in modes],
+                  **{str(p): [f"{ex3[m][p]:.2e}" for m in modes] for p in range(4)}}, static=True)
         ui.explain(checklist.exercise_3)
 
 
@@ -118,11 +119,9 @@ def next_problem():
 
 def generator_section():
     st.markdown(ui.t("checks.gen.intro"))
-    g1, g2 = st.columns(2, vertical_alignment="bottom")
-    with g1:
-        seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1)
-    with g2:
-        st.button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
+    c = st.columns(2, vertical_alignment="bottom")
+    seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1, col=c[0])
+    c[1].button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
     gen = view.generated(int(seed if seed is not None else 20))
     prob = gen["problem"]
     st.markdown(ui.t("checks.gen.q_only" if prob["only_q"] else "checks.gen.q", q=prob["q"], k=prob["k"],
