@@ -7,14 +7,19 @@ from posviz.lab import checklist, exercises
 from posviz.views import checks as view
 
 GEN_KEYS = ("chk_gen_q1", "chk_gen_q2", "chk_gen_k1", "chk_gen_k2", "chk_gen_score")
+CODES = {"chk.n.method": "w.ov_method", "chk.n.mode": "w.kv_modes"}   # numbers whose value is a code: its text
 
 ui.header("checks")
 mark = {True: ":green-badge[" + ui.t("checks.pass") + "]", False: ":red-badge[" + ui.t("checks.fail") + "]"}
 example = (ui.t("overview.default_a"), ui.t("overview.default_b"))   # the overview's sentence, reordered
 
 
-def words(v):
-    """A value or column that is a text key ("chk.v.no_error") in the user's language; numbers as they are."""
+def words(v, number=None):
+    """A value or column as the user reads it: a text key ("chk.v.no_error") or the code of a position method
+    or a cache mode (the value of `number` "chk.n.method" / "chk.n.mode") in the user's language; numbers
+    and formulas as they are."""
+    if number in CODES:
+        return ui.t(f"{CODES[number]}.{v}")
     return ui.t(v) if v.startswith("chk.") else v
 
 
@@ -27,7 +32,7 @@ for i in view.STEPS:
         res = results[i] = view.step(i, ui.toggle(key=f"chk_break{i}", value=False), *example)
         head.markdown(f"#### {i} · {ui.t(f'checks.step{i}.title')} {mark[res['passed']]}")
         ui.table({ui.t("checks.numbers"): [ui.t(k) for k, _ in res["numbers"]],
-                  ui.t("checks.value"): [words(v) for _, v in res["numbers"]]}, static=True)
+                  ui.t("checks.value"): [words(v, k) for k, v in res["numbers"]]}, static=True)
         if res["boundary"]:
             b = res["boundary"]
             st.info(ui.t("checks.boundary", msg=ui.t(f"err.{b['code']}", **b["params"])), icon=":material/block:")
@@ -99,8 +104,9 @@ def exercises_section():
     st.markdown(ui.t("checks.ex3.q"))
     if ui.toggle("chk_reveal3", False) or predict("chk_ex3", fixed["ex3_answer"], integer=True):
         st.markdown(ui.t("checks.ex3.answer"))
-        ui.table({ui.t("checks.ex3.col.pos"): [ui.t("w.kv_modes.correct"), ui.t("w.kv_modes.restart")]} |
-                 {str(p): [f"{ex3['correct'][p]:.2e}", f"{ex3['restart'][p]:.2e}"] for p in range(4)}, static=True)
+        modes = ("correct", "restart")
+        ui.table({ui.t("checks.ex3.col.pos"): [ui.t(f"w.kv_modes.{m}") for m in modes],
+                  **{str(p): [f"{ex3[m][p]:.2e}" for m in modes] for p in range(4)}}, static=True)
         ui.explain(checklist.exercise_3)
 
 
@@ -113,11 +119,9 @@ def next_problem():
 
 def generator_section():
     st.markdown(ui.t("checks.gen.intro"))
-    g1, g2 = st.columns(2, vertical_alignment="bottom")
-    with g1:
-        seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1)
-    with g2:
-        st.button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
+    c = st.columns(2, vertical_alignment="bottom")
+    seed = ui.number("chk_gen_seed", 0, exercises.MAX_SEED, 20, step=1, col=c[0])
+    c[1].button(ui.t("checks.gen.new"), key="chk_gen_new", on_click=next_problem, icon=":material/casino:")
     gen = view.generated(int(seed if seed is not None else 20))
     prob = gen["problem"]
     st.markdown(ui.t("checks.gen.q_only" if prob["only_q"] else "checks.gen.q", q=prob["q"], k=prob["k"],

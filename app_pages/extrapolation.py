@@ -11,18 +11,20 @@ from posviz.views import extrapolation as view
 from posviz.views import models as mview
 
 PRESET_OPTIONS = gallery.KEYS + ("custom", "pasted")
-
-
-def t(key, **fmt): return ui.t(f"extrapolation.{key}", **fmt)  # noqa: E704
-
-
-def lab(*keys, **fmt):   # a figure's labels: text extrapolation.fig.<key> -> labels[last part of key]
-    return {k.rsplit(".", 1)[-1]: t(f"fig.{k}", **fmt) for k in keys}
+PAIR_X = "extrapolation.fig.pair.x"      # the text key of the pair axis every spectrum shares
 
 
 def type_name(key):
+    """A layer type in the user's language ("full_attention", "full_attention:long": LongRoPE's long set)."""
     base, _, long = key.partition(":")
-    return (t(f"type.{base}") if base in view.LAYER_TYPES else base) + (t(f"type.{long}") if long else "")
+    name = ui.t(f"extrapolation.type.{base}") if base in view.LAYER_TYPES else base
+    return name + (ui.t(f"extrapolation.type.{long}") if long else "")
+
+
+def lengths(l_train, l_target):
+    """The text keys (with their fields) of a figure's two length marks, for ui.labels."""
+    return {"l_train": ("extrapolation.fig.l_train", {"n": f"{l_train:,}"}),
+            "l_target": ("extrapolation.fig.l_target", {"n": f"{l_target:,}"})}
 
 
 def _on_preset():
@@ -31,120 +33,149 @@ def _on_preset():
                                 ext_method="model")
 
 
-def model_section(m, name, config_text, l_train, l_target):
-    """Everything the config says: summary, layer types, strip, notes, per-type curves, live check."""
-    st.markdown(t("model.line", name=name, d=m["head_dim"], r=m["rotary_dim"], n=len(m["strip"]),
-                  trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}", layout=t(f"layout.{m['layout']}")))
+def layer_curves(m, l_train, l_target):
+    """The frequencies and the decay of each layer type (or of LongRoPE's short and long factors)."""
+    lc = view.layer_curves(view.curve_inputs(m), l_target)
+    st.markdown(ui.t("extrapolation.layers.text"))
+    ui.plot(fx.frequencies_figure, [(k, type_name(k), inv) for k, inv, _ in lc["curves"]], key="ext_layers_freq",
+            labels=ui.labels(title="extrapolation.fig.layers.title", x=PAIR_X, y="extrapolation.fig.freq.y"))
+    ui.plot(fx.decay_figure, lc["distances"], [(k, type_name(k), s) for k, _, s in lc["curves"]], l_train,
+            l_target, key="ext_layers_decay", switch=lc["switch"],
+            labels=ui.labels("extrapolation.fig", "switch", title="extrapolation.fig.layers_decay.title",
+                             x="extrapolation.fig.decay.x", y="extrapolation.fig.decay.y",
+                             **lengths(l_train, l_target)))
+    ui.explain(view.layer_curves, scaling.rope_frequencies, scaling.longrope_attention_factor)
+
+
+def model_section(m, name, l_train, l_target):
+    """Everything the config says: summary, layer types, strip, notes, per-type curves."""
+    st.markdown(ui.t("extrapolation.model.line", name=name, d=m["head_dim"], r=m["rotary_dim"], n=len(m["strip"]),
+                     trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}",
+                     layout=ui.t(f"extrapolation.layout.{m['layout']}")))
     if "source" in m:
-        st.caption(t("model.source", source=m["source"], released=m["released"], check=t(f"check.{m['check']}")))
-    ui.table([{t(f"col.{c}"): type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+        st.caption(ui.t("extrapolation.model.source", source=m["source"], released=m["released"],
+                        check=ui.t(f"extrapolation.check.{m['check']}")))
+    col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention")
+    ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
     for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
-        st.caption(t(f"note.{code}", v=v))
+        st.caption(ui.t(f"extrapolation.note.{code}", v=v))
     if len(set(m["strip"])) > 1:
         ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip",
-                labels={**{c: ui.t(f"models.strip.{c}") for c in mview.STRIP}, **lab("strip.title", "strip.x")})
+                labels=ui.labels("models.strip", *mview.STRIP, title="extrapolation.fig.strip.title",
+                                 x="extrapolation.fig.strip.x"))
     if view.has_layer_curves(m):   # computed only where drawn (several layer types, or LongRoPE's two sets)
-        lc = view.layer_curves(view.curve_inputs(m), l_target)
-        st.markdown(t("layers.text"))
-        ui.plot(fx.frequencies_figure, [(k, type_name(k), inv) for k, inv, _ in lc["curves"]], key="ext_layers_freq",
-                labels=lab("layers.title", "pair.x", "freq.y"))
-        ui.plot(fx.decay_figure, lc["distances"], [(k, type_name(k), s) for k, _, s in lc["curves"]], l_train,
-                l_target, key="ext_layers_decay", switch=lc["switch"],
-                labels={**lab("layers_decay.title", "decay.x", "decay.y", "switch"), **lengths(l_train, l_target)})
-        ui.explain(view.layer_curves, scaling.rope_frequencies, scaling.longrope_attention_factor)
+        layer_curves(m, l_train, l_target)
     if m["temperature"]:
         p, tau = view.query_temperature(m["temperature"]["floor_scale"], m["temperature"]["attn_scale"], l_target)
-        ui.plot(fx.temperature_figure, p, tau, key="ext_temperature", labels=lab("temp.title", "temp.x", "temp.y"))
+        ui.plot(fx.temperature_figure, p, tau, key="ext_temperature",
+                labels=ui.labels("extrapolation.fig.temp", "title", "x", "y"))
         ui.explain(view.query_temperature)
     if m["softmax_scale"] != 1.0:
-        ui.explain(scaling.deepseek_softmax_scale, note=t("softmax.note", v=f"{m['softmax_scale']:.4f}"))
+        ui.explain(scaling.deepseek_softmax_scale,
+                   note=ui.t("extrapolation.softmax.note", v=f"{m['softmax_scale']:.4f}"))
 
 
-def lengths(a, b): return {**lab("l_train", n=f"{a:,}"), **lab("l_target", n=f"{b:,}")}  # noqa: E704
+def figure_section(sec, builder, *args, labels, explain, note=False, **kw):
+    """One figure of the analysis: its title and text (extrapolation.<sec>.*), the figure, its formulas."""
+    st.subheader(ui.t(f"extrapolation.{sec}.title"))
+    st.markdown(ui.t(f"extrapolation.{sec}.text"))
+    ui.plot(builder, *args, key=f"ext_{sec}", labels=labels, **kw)
+    ui.explain(*explain, note=ui.t(f"extrapolation.{sec}.note", n=1200) if note else None)
 
 
 def analysis_sections(d, params_json, l_train, l_target, method, name, sections):
+    """The metrics and the five figures of one rotary spectrum under the method in focus."""
     v = None
     with ui.guard():
         v = view.analysis(d, params_json, l_train, l_target, method)
-    if v is None: return  # noqa: E701
+    if v is None:
+        return
     focus = name if method == "model" else ui.t(f"w.ext_method.{method}")
     shown = [k for k in scaling.SCALING_METHODS if k in v["curves"]] + ["model"]
     names = {k: name if k == "model" else ui.t(f"w.ext_method.{k}") for k in shown}
-    for col, (k, val) in zip(st.columns(5), (("ratio_s", f"{v['s']:.4g}"), ("ntk", f"{v['ntk_base']:.3g}"),
-                                             ("never", t("metric.never.value", n=v["n_long"], d=d // 2)),
-                                             ("attn", f"{v['curves'][method][1]:.4f}"), ("d", str(d)))):
-        col.metric(t(f"metric.{k}"), val)
-    one_over = t("fig.one_over_factor" if method == "model" else "fig.one_over_s", f=f"{v['factor']:g}")
-    ends = lengths(l_train, l_target)
-    for sec, builder, args, kw, labels, fns in (
-        ("ratio", fx.ratio_figure, (v["ratio"], v["bands"], v["factor"]), {},
-         {**lab("ratio.title", "pair.x", "ratio.y", name=focus), "one_over": one_over,
-          **{f"band{b}": t(f"fig.band{b}", n=n) for b, n in enumerate(v["band_counts"])}},
-         (view.analysis, scaling.frequency_ratio, scaling.band_of_ratio)),
-        ("wave", fx.wavelength_figure, (v["wavelengths"], l_train, l_target),
-         {"scaled": None if method == "default" else v["wavelengths_selected"]},
-         {**lab("wavelength.title", "pair.x", "wavelength.y", "turns", "never_turns", "scaled", name=focus), **ends},
-         (scaling.pair_wavelengths,)),
-        ("phase", fx.phase_figure, (v["seen"], v["needed"], v["never_seen"]), {},
-         lab("phase.title", "pair.x", "phase.y", "seen", "needed_ok", "needed_new", n=int(v["never_seen"].sum()),
-             d=int(v["seen"].size)), (scaling.phase_coverage,)),
-        ("freq", fx.frequencies_figure, ([(k, names[k], v["curves"][k][0]) for k in shown],),
-         {"yarn_range": v["yarn_range"], "llama3_edges": v["llama3_edges"], "sections": sections},
-         lab("freq.title", "pair.x", "freq.y", "yarn_ramp"),
-         (scaling.rope_frequencies, scaling.ntk_aware_base, scaling.yarn_correction_range, scaling.yarn_ramp,
-          scaling.yarn_attention_factor, scaling.method_parameters)),
-        ("decay", fx.decay_figure, (v["distances"], [(k, names[k], v["scores"][k]) for k in shown], l_train,
-                                    l_target), {"shown": ("default", method, "model")},
-         {**lab("decay.title", "decay.x", "decay.y"), **ends}, (scaling.ones_score, scaling.log_distances)),
-    ):
-        st.subheader(t(f"{sec}.title"))
-        st.markdown(t(f"{sec}.text"))
-        ui.plot(builder, *args, key=f"ext_{sec}", labels=labels, **kw)
-        ui.explain(*fns, note=t(f"{sec}.note", n=1200) if sec in ("ratio", "decay") else None)
+    c = st.columns(5)
+    c[0].metric(ui.t("extrapolation.metric.ratio_s"), f"{v['s']:.4g}")
+    c[1].metric(ui.t("extrapolation.metric.ntk"), f"{v['ntk_base']:.3g}")
+    c[2].metric(ui.t("extrapolation.metric.never"), ui.t("extrapolation.metric.never.value", n=v["n_long"], d=d // 2))
+    c[3].metric(ui.t("extrapolation.metric.attn"), f"{v['curves'][method][1]:.4f}")
+    c[4].metric(ui.t("extrapolation.metric.d"), str(d))
+    one_over = "extrapolation.fig.one_over_factor" if method == "model" else "extrapolation.fig.one_over_s"
+    bands = {f"band{b}": (f"extrapolation.fig.band{b}", {"n": n}) for b, n in enumerate(v["band_counts"])}
+    figure_section("ratio", fx.ratio_figure, v["ratio"], v["bands"], v["factor"], note=True,
+                   labels=ui.labels(title=("extrapolation.fig.ratio.title", {"name": focus}), x=PAIR_X,
+                                    y="extrapolation.fig.ratio.y", one_over=(one_over, {"f": f"{v['factor']:g}"}),
+                                    **bands),
+                   explain=(view.analysis, scaling.frequency_ratio, scaling.band_of_ratio))
+    figure_section("wave", fx.wavelength_figure, v["wavelengths"], l_train, l_target,
+                   scaled=None if method == "default" else v["wavelengths_selected"],
+                   labels=ui.labels("extrapolation.fig", "turns", "never_turns", x=PAIR_X,
+                                    title="extrapolation.fig.wavelength.title", y="extrapolation.fig.wavelength.y",
+                                    scaled=("extrapolation.fig.scaled", {"name": focus}), **lengths(l_train, l_target)),
+                   explain=(scaling.pair_wavelengths,))
+    figure_section("phase", fx.phase_figure, v["seen"], v["needed"], v["never_seen"],
+                   labels=ui.labels("extrapolation.fig", "seen", "needed_ok", "needed_new", x=PAIR_X,
+                                    y="extrapolation.fig.phase.y", title=("extrapolation.fig.phase.title", {
+                                        "n": int(v["never_seen"].sum()), "d": int(v["seen"].size)})),
+                   explain=(scaling.phase_coverage,))
+    figure_section("freq", fx.frequencies_figure, [(k, names[k], v["curves"][k][0]) for k in shown],
+                   yarn_range=v["yarn_range"], llama3_edges=v["llama3_edges"], sections=sections,
+                   labels=ui.labels("extrapolation.fig", "yarn_ramp", title="extrapolation.fig.freq.title", x=PAIR_X,
+                                    y="extrapolation.fig.freq.y"),
+                   explain=(scaling.rope_frequencies, scaling.ntk_aware_base, scaling.yarn_correction_range,
+                            scaling.yarn_ramp, scaling.yarn_attention_factor, scaling.method_parameters))
+    figure_section("decay", fx.decay_figure, v["distances"], [(k, names[k], v["scores"][k]) for k in shown], l_train,
+                   l_target, shown=("default", method, "model"), note=True,
+                   labels=ui.labels("extrapolation.fig.decay", "title", "x", "y", **lengths(l_train, l_target)),
+                   explain=(scaling.ones_score, scaling.log_distances))
+
+
+def pasted_model():
+    """The paste box and what it reads (None, with the reason shown, when it reads no model)."""
+    st.caption(ui.t("extrapolation.paste.text"))
+    config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
+                               max_chars=rope_config.MAX_BYTES, height=230, bind="query-params")
+    r = mview.read_pasted(config_text)
+    if r.get("model") is None:   # user-derived text: shown as plain code, never as markdown
+        if r["boundary"]:
+            st.warning(ui.t("extrapolation.paste.unsupported"))
+        else:
+            st.error(ui.t("ui.invalid"))
+        st.code(ui.t(f"err.{r['code']}", **r["params"])[:2000], language=None, wrap_lines=True)
+        st.info(ui.t("extrapolation.paste.nothing"))
+    return r.get("model"), config_text
 
 
 ui.header("extrapolation")
-c1, c2, c3, c4 = st.columns([2.2, 2, 2, 1.6], vertical_alignment="bottom")
-with c1: key = ui.select("ext_preset", PRESET_OPTIONS, view.FALLBACK, on_change=_on_preset)  # noqa: E701
-with c2: l_train = ui.select_slider("ext_ltrain", gallery.LENGTHS, 8192)  # noqa: E701
-with c3: l_target = ui.select_slider("ext_ltarget", gallery.LENGTHS, 131072)  # noqa: E701
-with c4: method = ui.select("ext_method", ("model",) + scaling.SCALING_METHODS, "model")  # noqa: E701
-if l_target <= l_train: st.info(t("warn.short"))  # noqa: E701
+c = st.columns([2.2, 2, 2, 1.6], vertical_alignment="bottom")
+key = ui.select("ext_preset", PRESET_OPTIONS, view.FALLBACK, on_change=_on_preset, col=c[0])
+l_train = ui.select_slider("ext_ltrain", gallery.LENGTHS, 8192, col=c[1])
+l_target = ui.select_slider("ext_ltarget", gallery.LENGTHS, 131072, col=c[2])
+method = ui.select("ext_method", ("model",) + scaling.SCALING_METHODS, "model", col=c[3])
+if l_target <= l_train:
+    st.info(ui.t("extrapolation.warn.short"))
 
-m = config_text = None
 if key == "custom":
-    k1, k2, _ = st.columns([2, 2, 3])
-    with k1: d = ui.select_slider("ext_head_dim", view.HEAD_DIMS, 128)  # noqa: E701
-    with k2: theta = ui.select_slider("ext_theta", view.THETAS, 10000.0)  # noqa: E701
-    st.caption(t("custom.line", d=d, theta=float(theta)))
+    c = st.columns([2, 2, 3])
+    d = ui.select_slider("ext_head_dim", view.HEAD_DIMS, 128, col=c[0])
+    theta = ui.select_slider("ext_theta", view.THETAS, 10000.0, col=c[1])
+    st.caption(ui.t("extrapolation.custom.line", d=d, theta=float(theta)))
     analysis_sections(d, view.custom_params(theta), l_train, l_target, method, ui.t("w.ext_method.model"), None)
 else:
-    if key == "pasted":
-        st.caption(t("paste.text"))
-        config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
-                                   max_chars=rope_config.MAX_BYTES, height=230, bind="query-params")
-        r = mview.read_pasted(config_text)
-        if (m := r.get("model")) is None:   # user-derived text: shown as plain code, never as markdown
-            (st.warning if r["boundary"] else st.error)(t("paste.unsupported") if r["boundary"] else ui.t("ui.invalid"))
-            st.code(ui.t(f"err.{r['code']}", **r["params"])[:2000], language=None, wrap_lines=True)
-            st.info(t("paste.nothing"))
-    else:
-        m = mview.entry(key)
-        config_text = m["config_json"]
+    m, config_text = pasted_model() if key == "pasted" else (mview.entry(key), mview.entry(key)["config_json"])
     if m is not None:
-        name = m.get("name", t("model.pasted"))
-        model_section(m, name, config_text, l_train, l_target)
+        name = m.get("name", ui.t("extrapolation.model.pasted"))
+        model_section(m, name, l_train, l_target)
         layer = ui.select("ext_layer", tuple(m["types"]), m["main"]) if len(m["types"]) > 1 else m["main"]
         d, params_json = view.spectrum_inputs(m, layer)
-        analysis_sections(d, params_json, l_train, l_target, method, name,
-                          [(a, b, t(f"mrope.{i}")) for a, b, i in view.mrope_sections(m["mrope_section"])])
-        c = mview.transformers_check(config_text)   # the live line under the figures of this config
-        st.caption(t("check.line" if "max_rel" in c else "check.failed", rel=f"{c.get('max_rel', 0):.1e}", **c))
+        sections = [(a, b, ui.t(f"extrapolation.mrope.{i}")) for a, b, i in view.mrope_sections(m["mrope_section"])]
+        analysis_sections(d, params_json, l_train, l_target, method, name, sections)
+        check = mview.transformers_check(config_text)   # the live line under the figures of this config
+        st.caption(ui.t("extrapolation.check.line" if "max_rel" in check else "extrapolation.check.failed",
+                        rel=f"{check.get('max_rel', 0):.1e}", **check))
 
-st.subheader(t("why.title"))
+st.subheader(ui.t("extrapolation.why.title"))
 for parts, link in ((("angles", "pi", "ntk", "yarn", "llama3", "longrope"), "models"), (("train", "eval"), "length"),
                     (("deepseek",), None)):   # one element per run of paragraphs, a link after each run
-    st.markdown("\n\n".join(t(f"why.{part}") for part in parts))
+    st.markdown("\n\n".join(ui.t(f"extrapolation.why.{part}") for part in parts))
     if link:
         st.page_link(f"app_pages/{link}.py", icon=":material/arrow_forward:", label=ui.t(f"nav.{link}"))

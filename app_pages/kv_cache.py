@@ -1,3 +1,4 @@
+"""KV cache: prefill + decode against the full forward, the correct cache and its wrong ones, per dtype."""
 import streamlit as st
 
 from posviz import ui
@@ -7,18 +8,15 @@ from posviz.views import kv_cache as view
 
 ui.header("kv_cache")
 
-c1, c2, c3 = st.columns(3)
-with c1:
-    L = ui.slider("kv_L", 2, view.MAX_LENGTH, 6)
-    P = ui.slider("kv_prefill", 1, view.MAX_LENGTH, 4)
-with c2:
-    heads = ui.select_slider("kv_heads", view.HEADS, 2)
-    head_dim = ui.select_slider("kv_head_dim", view.HEAD_DIMS, 16)
-with c3:
-    dtype = ui.radio("kv_dtype", view.DTYPES, "float32")
-    layout = ui.radio("kv_layout", view.ROPE_LAYOUTS, "interleaved")
+c = st.columns(3)
+L = ui.slider("kv_L", 2, view.MAX_LENGTH, 6, col=c[0])
+P = ui.slider("kv_prefill", 1, view.MAX_LENGTH, 4, col=c[0])
+heads = ui.select_slider("kv_heads", view.HEADS, 2, col=c[1])
+head_dim = ui.select_slider("kv_head_dim", view.HEAD_DIMS, 16, col=c[1])
+dtype = ui.radio("kv_dtype", view.DTYPES, "float32", col=c[2])
+layout = ui.radio("kv_layout", view.ROPE_LAYOUTS, "interleaved", col=c[2])
 modes = ui.multiselect("kv_modes", view.MODES, view.MODES)
-mode_labels = {f"mode.{m}": ui.t(f"w.kv_modes.{m}") for m in view.MODES}
+mode_keys = {f"mode.{m}": f"w.kv_modes.{m}" for m in view.MODES}   # the figures' labels of the modes: text keys
 setup = dict(heads=heads, head_dim=head_dim, dtype=dtype, layout=layout)
 
 with ui.guard():
@@ -28,7 +26,7 @@ with ui.guard():
         st.info(ui.t("kv_cache.need_mode"))
     none = ui.t("kv_cache.summary.none")
     ui.table({   # the verdict first: on a phone the table scrolls sideways
-        ui.t("kv_cache.summary.mode"): [mode_labels[f"mode.{m}"] for m in view.MODES],
+        ui.t("kv_cache.summary.mode"): [ui.t(f"w.kv_modes.{m}") for m in view.MODES],
         ui.t("kv_cache.summary.verdict"): [ui.t("kv_cache.pass" if res["passed"][m] else "kv_cache.fail")
                                            for m in view.MODES],
         ui.t("kv_cache.summary.first"): [none if res["first_fail"][m] is None else str(res["first_fail"][m])
@@ -38,10 +36,9 @@ with ui.guard():
 
     ui.plot(figs.error_figure, res["positions"], {m: res["errors"][m] for m in shown}, prefill_length=P,
             allowed=res["allowed"], precision=res["precision"], key="kv_errors",
-            labels={**mode_labels, "title": ui.t("kv_cache.fig.error.title"), "x": ui.t("kv_cache.fig.error.x"),
-                    "y": ui.t("kv_cache.fig.error.y"), "prefill": ui.t("kv_cache.fig.prefill"),
-                    "allowed": ui.t("kv_cache.fig.allowed"),
-                    "precision": ui.t("kv_cache.fig.precision", dtype=dtype)})
+            labels=ui.labels("kv_cache.fig.error", "title", "x", "y", prefill="kv_cache.fig.prefill",
+                             allowed="kv_cache.fig.allowed", precision=("kv_cache.fig.precision", {"dtype": dtype}),
+                             **mode_keys))
     st.caption(ui.t("kv_cache.fig.floor"))
     ui.explain(kv_cache.full_causal_rope_attention, kv_cache.decode_with_cache_trace, kv_cache.compare_modes)
     st.markdown(ui.t("kv_cache.tol", dtype=dtype, rtol=res["rtol"], atol=res["atol"], prec=res["max_precision"],
@@ -58,9 +55,8 @@ with ui.guard():
         if shown:
             ui.plot(figs.positions_figure, {m: res["last"][m][0] for m in shown},
                     {m: res["last"][m][1] for m in shown}, key="kv_positions",
-                    labels={**mode_labels, "title": ui.t("kv_cache.fig.pos.title", t=L - 1),
-                            "x": ui.t("kv_cache.fig.pos.x"), "y": ui.t("kv_cache.fig.pos.y"),
-                            "query": ui.t("kv_cache.fig.pos.query")})
+                    labels=ui.labels("kv_cache.fig.pos", "x", "y", "query",
+                                     title=("kv_cache.fig.pos.title", {"t": L - 1}), **mode_keys))
             st.caption(ui.t("kv_cache.fig.pos.note"))
             ui.explain(kv_cache.decode_with_cache_trace, view.read_positions_at)
         mode = ui.radio("kv_trace_mode", view.MODES, "correct")

@@ -20,41 +20,36 @@ st.subheader(ui.t("overview.eq"))
 st.markdown(ui.t("overview.eq.text"))
 for f in ui.formulas(view.equivariance)[:3]:   # Attn(PX) = P Attn(X), and what Attn is
     st.latex(f)
-c1, c2, c3, c4 = st.columns([2, 2, 1.5, 1.1], vertical_alignment="bottom")
-with c1:
-    sent_a = ui.text_input("ov_a", ui.t("overview.default_a"), max_chars=view.MAX_CHARS)
-with c2:
-    sent_b = ui.text_input("ov_b", ui.t("overview.default_b"), max_chars=view.MAX_CHARS)
-with c3:
-    method = ui.select("ov_method", view.POSITION_METHODS, "nope")
-with c4:
-    causal = ui.toggle("ov_causal", False)
+c = st.columns([2, 2, 1.5, 1.1], vertical_alignment="bottom")
+sent_a = ui.text_input("ov_a", ui.t("overview.default_a"), max_chars=view.MAX_CHARS, col=c[0])
+sent_b = ui.text_input("ov_b", ui.t("overview.default_b"), max_chars=view.MAX_CHARS, col=c[1])
+method = ui.select("ov_method", view.POSITION_METHODS, "nope", col=c[2])
+causal = ui.toggle("ov_causal", False, col=c[3])
 
 names = (ui.t("w.ov_a"), ui.t("w.ov_b"))   # how an error calls the two sentences
 with ui.guard():
     res = view.equivariance(sent_a, sent_b, method=method, causal=causal, names=names)
-    m1, m2 = st.columns([1, 3])
-    m1.metric(ui.t("overview.metric"), f"{res['max_diff']:.1e}")
+    c = st.columns([1, 3])
+    c[0].metric(ui.t("overview.metric"), f"{res['max_diff']:.1e}")
     if res["max_diff"] < view.HARMLESS:
-        m2.success(ui.t("overview.verdict.equal"))
+        c[1].success(ui.t("overview.verdict.equal"))
     else:
-        m2.warning(ui.t("overview.verdict.broken"))
+        c[1].warning(ui.t("overview.verdict.broken"))
     if method == "nope" and not causal:
         st.caption(ui.t("overview.step1"))
-    axes = dict(x=ui.t("overview.fig.dim"), y=ui.t("overview.fig.token"))
     panels = (("", res["out_b"], "b", "value", res["value_range"]),          # keys ov_equiv, ov_equiv_pa, ov_equiv_diff
               ("_pa", res["p_out_a"], "pa", "value", res["value_range"]),
               ("_diff", res["diff"], "diff", "delta", res["diff_range"]))
     for col, (suffix, z, title, value, zrange) in zip(st.columns(3), panels):
         with col:
-            lab = dict(axes, title=ui.t(f"overview.fig.{title}"), value=ui.t(f"overview.fig.{value}"))
+            lab = ui.labels(x="overview.fig.dim", y="overview.fig.token", title=f"overview.fig.{title}",
+                            value=f"overview.fig.{value}")
             ui.plot(figs.equivariance_panel, z, res["tokens_b"], zrange=zrange, labels=lab, key=f"ov_equiv{suffix}")
     ui.explain(view.equivariance, toy_model.equivariance, toy_model.forward, note=ui.t("overview.explain.note"))
 
     table = view.equivariance_table(sent_a, sent_b, names=names)
-    lab = {k: ui.t(f"overview.bars.{k}") for k in ("title", "y", "nomask", "causal")}
-    ui.plot(figs.equivariance_bars, table, [ui.t(f"w.ov_method.{m}") for m in view.POSITION_METHODS], labels=lab,
-            key="ov_bars")
+    ui.plot(figs.equivariance_bars, table, [ui.t(f"w.ov_method.{m}") for m in view.POSITION_METHODS],
+            labels=ui.labels("overview.bars", "title", "y", "nomask", "causal"), key="ov_bars")
     prefix = view.causal_weights(len(res["tokens_b"]))
     st.markdown(ui.t("overview.causal", n=prefix["length"], last=prefix["length"] - 1, weights=prefix["shown"]))
     st.markdown(ui.t("overview.alibi"))
@@ -63,7 +58,7 @@ with ui.guard():
 # ---------------------------------------------------------------- 2 · where position enters
 st.subheader(ui.t("overview.where"))
 st.markdown(ui.t("overview.where.text"))
-st.graphviz_chart(figs.where_position_dot({k: ui.t(f"overview.dot.{k}") for k in DOT_KEYS}))
+st.graphviz_chart(figs.where_position_dot(ui.labels("overview.dot", *DOT_KEYS)))
 
 # ---------------------------------------------------------------- 3 · the method table
 st.subheader(ui.t("overview.table"))
@@ -82,13 +77,11 @@ st.markdown(ui.t("overview.seat.text"))
 with ui.guard():
     length = ui.slider("ov_len", 64, 2048, 512, step=64)
     seat = view.seat_numbers(length)
-    x = ui.t("overview.seat.x")
-    left, right = st.columns(2)
-    with left:
-        lab = {k: ui.t(f"overview.seat.{k}") for k in ("int", "norm", "train", "emb")}
-        ui.plot(figs.seat_integer, seat["p"], seat["integer"], seat["normalised"], seat["train_length"],
-                labels=dict(lab, title=ui.t("overview.seat.left"), x=x), key="ov_seat")
-    with right:
-        ui.plot(figs.seat_sinusoids, seat["p"], seat["sinusoids"], seat["omegas"],
-                labels=dict(title=ui.t("overview.seat.right"), x=x), key="ov_seat_sin")
+    c = st.columns(2)
+    with c[0]:
+        ui.plot(figs.seat_integer, seat["p"], seat["integer"], seat["normalised"], seat["train_length"], key="ov_seat",
+                labels=ui.labels("overview.seat", "int", "norm", "train", "emb", "x", title="overview.seat.left"))
+    with c[1]:
+        ui.plot(figs.seat_sinusoids, seat["p"], seat["sinusoids"], seat["omegas"], key="ov_seat_sin",
+                labels=ui.labels("overview.seat", "x", title="overview.seat.right"))
     ui.explain(view.seat_numbers, note=ui.t("overview.seat.explain"))

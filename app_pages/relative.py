@@ -1,4 +1,7 @@
-"""Relative positions: distance matrix, Shaw clipping, T5 buckets, ALiBi, causal mask / NoPE."""
+"""Relative positions: distance matrix, Shaw clipping, T5 buckets, ALiBi, causal mask / NoPE.
+
+The page's sections, in the order the user sees them (each returns what the side-by-side panels reuse,
+None where its input was refused), then the script that draws the controls and runs them."""
 import streamlit as st
 
 from posviz import ui
@@ -6,13 +9,7 @@ from posviz.figures import relative as figs
 from posviz.pe import relative as rel
 from posviz.views import relative as view
 
-ui.header("relative")
-AX = {"x": ui.t("relative.ax.key"), "y": ui.t("relative.ax.query")}
-TXT = 22 if ui.present() else 11      # px of the numbers printed in small heatmaps (projector: >= 22)
-
-
-def lab(title, colorbar=None, **fmt):  # labels of a matrix figure: title, the shared axes, colour bar
-    return {**AX, "title": ui.t(title, **fmt), "colorbar": ui.t(colorbar) if colorbar else ""}
+AX = {"x": "relative.ax.key", "y": "relative.ax.query"}   # text keys of the axes every matrix shares
 
 
 def section(name):
@@ -20,129 +17,159 @@ def section(name):
     st.markdown(ui.t(f"relative.{name}.md"))
 
 
-def in_columns(*widgets):  # [(widget or st.metric, *args)], each in its own column (stacked on a phone)
-    out = []
-    for col, (widget, *args) in zip(st.columns(len(widgets)), widgets):
-        with col:
-            out.append(widget(*args))
-    return out
+def distance(L, S, shift, past, txt):
+    pos = None
+    with ui.guard():
+        pos = view.positions(L, S, shift)
+        qpos = pos["query_pos"]
+        st.caption(ui.t("relative.decode.rect" if past else "relative.decode.square", L=L, S=S, first=qpos[0],
+                        last=qpos[-1], L_1=pos["naive_last"]))
+        if shift:
+            st.caption(ui.t("relative.shift.note", shift=shift, first=shift))
+        ui.plot(figs.matrix, pos["distance"], qpos, pos["key_pos"], text_cols=32, text_size=txt,
+                max_cells=figs.FULL_CELLS, key="rel_fig_distance",
+                labels=ui.labels(**AX, title="relative.fig.distance", colorbar="relative.cb.distance"))
+        ui.explain(rel.relative_distance, rel.distance_from_positions, rel.shifted_positions)
+    return pos
 
 
-L, past, shift = in_columns((ui.slider, "rel_L", 1, 256, 12), (ui.slider, "rel_past", 0, 256, 0),
-                            (ui.slider, "rel_shift", 0, 100, 0))
+def shaw(L, S, qpos, kpos, txt):
+    k = ui.slider("rel_k", 0, 64, 3)
+    sh = None
+    with ui.guard():
+        sh = view.shaw(L, S, k)
+        c = st.columns(3)
+        c[0].metric(ui.t("relative.m.rows"), sh["summary"]["rows"])
+        c[1].metric(ui.t("relative.m.clipped"), sh["clipped_text"])
+        c[2].metric(ui.t("relative.m.distinct"), sh["summary"]["distinct"])
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(figs.matrix, sh["index"], qpos, kpos, scale="sequential", zmin=0, zmax=sh["index_max"],
+                    text_size=txt, key="rel_fig_shaw",
+                    labels=ui.labels(**AX, title="relative.fig.shaw.index", colorbar="relative.cb.index"))
+        with c[1]:
+            ui.plot(figs.matrix, sh["lost"], qpos, kpos, scale="oranges", zmin=0, zmax=sh["lost_max"],
+                    text_size=txt, key="rel_fig_shaw_lost",
+                    labels=ui.labels(**AX, title="relative.fig.shaw.lost", colorbar="relative.cb.lost"))
+        ui.explain(rel.shaw_relative_index, rel.shaw_lost_distance)
+    return sh, k
+
+
+def t5_buckets(L, S, qpos, kpos, txt):
+    c = st.columns(3)
+    bidir = ui.toggle("rel_t5_bidir", True, col=c[0])
+    nb = ui.slider("rel_t5_nb", 4, 128, 32, 2, col=c[1])
+    md = ui.slider("rel_t5_md", 2, 1024, 128, col=c[2])
+    t5 = None
+    with ui.guard():
+        t5 = view.t5(L, S, bidir, nb, md)
+        c = st.columns(3)
+        c[0].metric(ui.t("relative.m.exact"), t5["max_exact"])
+        c[1].metric(ui.t("relative.m.last"), t5["last_start"])
+        c[2].metric(ui.t("relative.m.empty"), t5["empty"])
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(figs.matrix, t5["buckets"], qpos, kpos, scale="sequential", zmin=0, zmax=t5["top"],
+                    text_size=txt, key="rel_fig_t5_matrix",
+                    labels=ui.labels(**AX, title="relative.fig.t5.matrix", colorbar="relative.cb.bucket"))
+        with c[1]:
+            ui.plot(figs.t5_step, t5["curve_d"], t5["curve_b"], max_exact=t5["max_exact"], max_distance=md,
+                    bidirectional=bidir, key="rel_fig_t5_step",
+                    labels=ui.labels(title="relative.fig.t5.step", x="relative.ax.distance", y="relative.ax.bucket",
+                                     trace="relative.ax.bucket", exact="relative.t5.exact", log="relative.t5.log",
+                                     max=("relative.t5.max", {"md": md})))
+        ui.explain(rel.t5_relative_position_bucket, rel.t5_bucket_matrix, rel.t5_bucket_ranges,
+                   note=ui.t("relative.t5.empty_note"))
+        st.caption(ui.t("relative.t5.table"))
+        th = ui.labels("relative.t5tab", "bucket", "range", "count", "region", "side", "empty")
+        ui.table([{th["bucket"]: r["bucket"], th["range"]: r["span"] or th["empty"], th["count"]: r["count"],
+                   th["region"]: ui.t(f"relative.t5tab.{r['region']}"),
+                   th["side"]: ui.t(f"relative.t5tab.{r['side']}")} for r in t5["rows"]], height=280)
+    return t5
+
+
+def alibi(L, S, qpos, kpos):
+    c = st.columns(2)
+    H = ui.slider("rel_heads", 1, 128, 8, col=c[0])
+    head_asked = ui.slider("rel_head", 1, 128, 1, col=c[1])
+    al = None
+    with ui.guard():
+        al = view.alibi(H, head_asked, L, S)
+        h, order = al["head"], al["order"]
+        if h != head_asked:
+            st.caption(ui.t("relative.alibi.clamped", asked=head_asked, H=H, h=h))
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(figs.slope_bars, al["slopes"], n_base=al["n_base"], selected=h, key="rel_fig_alibi_slopes",
+                    labels=ui.labels(title="relative.fig.alibi.slopes", x="relative.ax.head", y="relative.ax.slope",
+                                     base=("relative.alibi.base", {"n": al["n_base"]}),
+                                     fill=("relative.alibi.fill", {"n2": al["n_fill"]})))
+        with c[1]:
+            ui.plot(figs.matrix, al["bias"], qpos, kpos, key="rel_fig_alibi_bias",
+                    labels=ui.labels(**AX, title=("relative.fig.alibi.bias", {"h": h, "m": al["slope"]}),
+                                     colorbar="relative.cb.bias"))
+        st.info(ui.t("relative.alibi.sorted" if order["sorted"] else "relative.alibi.mixed", **order) + " "
+                + ui.t("relative.alibi.rank", h=h, m_h=al["slope"], steeper=al["steeper"], H=H))
+        ui.explain(rel.alibi_slopes, rel.alibi_head_bias)
+    return al
+
+
+def mask(L, S, qpos, kpos):
+    with ui.guard():
+        mk = view.mask(L, S)
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(figs.matrix, mk["mask"], qpos, kpos, scale="mask", zmin=0, zmax=1, showscale=False, text_cols=0,
+                    labels=ui.labels(**AX, title="relative.fig.mask.mask"), key="rel_fig_mask")
+        with c[1]:
+            ui.plot(figs.weight_line, qpos, mk["weight"], key="rel_fig_mask_weight",
+                    labels=ui.labels(title="relative.fig.mask.uniform", x=AX["y"], y="relative.ax.weight",
+                                     trace="relative.mask.weight"))
+        ui.explain(rel.causal_mask, rel.nope_uniform_attention)
+
+
+def side_by_side(pos, sh, k, t5, al):
+    """The four panels above again, on one scale (a deep dive: closed, its body does not run)."""
+    with ui.more("rel_side") as box:
+        if box.open and None not in (pos, sh, t5, al):
+            tokens, h = "relative.cb.tokens", al["head"]
+            panels = [("rel_fig_side", pos["distance"], "relative.fig.side.distance", tokens, pos["zrange"]),
+                      ("rel_fig_side_shaw", sh["clipped"], ("relative.fig.side.shaw", {"k": k}), tokens, pos["zrange"]),
+                      ("rel_fig_side_t5", t5["representative"], "relative.fig.side.t5", tokens, pos["zrange"]),
+                      ("rel_fig_side_alibi", al["bias"], ("relative.fig.side.alibi", {"h": h}), "relative.cb.logits",
+                       al["bias_range"])]
+            grid = [*st.columns(2), *st.columns(2)]               # 2 x 2 on a wide screen, stacked on a phone
+            for cell, (key, z, title, colorbar, (zmin, zmax)) in zip(grid, panels):
+                with cell:
+                    ui.plot(figs.matrix, z, pos["query_pos"], pos["key_pos"], zmin=zmin, zmax=zmax, text_cols=0,
+                            key=key, labels=ui.labels(**AX, title=title, colorbar=colorbar))
+            ui.explain(rel.relative_distance, rel.shaw_clipped_distance, rel.t5_representative_distance,
+                       rel.alibi_head_bias)
+
+
+ui.header("relative")
+txt = 22 if ui.present() else 11      # px of the numbers printed in small heatmaps (projector: >= 22)
+c = st.columns(3)
+L = ui.slider("rel_L", 1, 256, 12, col=c[0])
+past = ui.slider("rel_past", 0, 256, 0, col=c[1])
+shift = ui.slider("rel_shift", 0, 100, 0, col=c[2])
 S = past + L
-pos = sh = t5 = al = None
 
-# ---------------------------------------------------------------- 1 distance
 section("distance")
-with ui.guard():
-    pos = view.positions(L, S, shift)
-    qpos, kpos = pos["query_pos"], pos["key_pos"]
-    st.caption(ui.t("relative.decode.rect" if past else "relative.decode.square", L=L, S=S, first=qpos[0],
-                    last=qpos[-1], L_1=pos["naive_last"]))
-    if shift:
-        st.caption(ui.t("relative.shift.note", shift=shift, first=shift))
-    ui.plot(figs.matrix, pos["distance"], qpos, kpos, labels=lab("relative.fig.distance", "relative.cb.distance"),
-            text_cols=32, text_size=TXT, max_cells=figs.FULL_CELLS, key="rel_fig_distance")
-    ui.explain(rel.relative_distance, rel.distance_from_positions, rel.shifted_positions)
+pos = distance(L, S, shift, past, txt)
 if pos is None:
     st.stop()
-
-# ---------------------------------------------------------------- 2 Shaw
+qpos, kpos = pos["query_pos"], pos["key_pos"]
 section("shaw")
-k = ui.slider("rel_k", 0, 64, 3)
-with ui.guard():
-    sh = view.shaw(L, S, k)
-    in_columns((st.metric, ui.t("relative.m.rows"), sh["summary"]["rows"]),
-               (st.metric, ui.t("relative.m.clipped"), sh["clipped_text"]),
-               (st.metric, ui.t("relative.m.distinct"), sh["summary"]["distinct"]))
-    g1, g2 = st.columns(2)
-    with g1:
-        ui.plot(figs.matrix, sh["index"], qpos, kpos, labels=lab("relative.fig.shaw.index", "relative.cb.index"),
-                scale="sequential", zmin=0, zmax=sh["index_max"], text_size=TXT, key="rel_fig_shaw")
-    with g2:
-        ui.plot(figs.matrix, sh["lost"], qpos, kpos, labels=lab("relative.fig.shaw.lost", "relative.cb.lost"),
-                scale="oranges", zmin=0, zmax=sh["lost_max"], text_size=TXT, key="rel_fig_shaw_lost")
-    ui.explain(rel.shaw_relative_index, rel.shaw_lost_distance)
-
-# ---------------------------------------------------------------- 3 T5
+sh, k = shaw(L, S, qpos, kpos, txt)
 section("t5")
-bidir, nb, md = in_columns((ui.toggle, "rel_t5_bidir", True), (ui.slider, "rel_t5_nb", 4, 128, 32, 2),
-                           (ui.slider, "rel_t5_md", 2, 1024, 128))
-with ui.guard():
-    t5 = view.t5(L, S, bidir, nb, md)
-    in_columns((st.metric, ui.t("relative.m.exact"), t5["max_exact"]),
-               (st.metric, ui.t("relative.m.last"), t5["last_start"]),
-               (st.metric, ui.t("relative.m.empty"), t5["empty"]))
-    g1, g2 = st.columns(2)
-    with g1:
-        ui.plot(figs.matrix, t5["buckets"], qpos, kpos, labels=lab("relative.fig.t5.matrix", "relative.cb.bucket"),
-                scale="sequential", zmin=0, zmax=t5["top"], text_size=TXT, key="rel_fig_t5_matrix")
-    with g2:
-        step = {k: ui.t(f"relative.{v}") for k, v in dict(title="fig.t5.step", x="ax.distance", y="ax.bucket",
-                                                             trace="ax.bucket", exact="t5.exact", log="t5.log").items()}
-        ui.plot(figs.t5_step, t5["curve_d"], t5["curve_b"], max_exact=t5["max_exact"], max_distance=md,
-                bidirectional=bidir, labels={**step, "max": ui.t("relative.t5.max", md=md)}, key="rel_fig_t5_step")
-    ui.explain(rel.t5_relative_position_bucket, rel.t5_bucket_matrix, rel.t5_bucket_ranges,
-               note=ui.t("relative.t5.empty_note"))
-    st.caption(ui.t("relative.t5.table"))
-    th = {c: ui.t(f"relative.t5tab.{c}") for c in ("bucket", "range", "count", "region", "side", "empty")}
-    ui.table([{th["bucket"]: r["bucket"], th["range"]: r["span"] or th["empty"], th["count"]: r["count"],
-               th["region"]: ui.t(f"relative.t5tab.{r['region']}"), th["side"]: ui.t(f"relative.t5tab.{r['side']}")}
-              for r in t5["rows"]], height=280)
-
-# ---------------------------------------------------------------- 4 ALiBi
+t5 = t5_buckets(L, S, qpos, kpos, txt)
 section("alibi")
-H, head_asked = in_columns((ui.slider, "rel_heads", 1, 128, 8), (ui.slider, "rel_head", 1, 128, 1))
-with ui.guard():
-    al = view.alibi(H, head_asked, L, S)
-    h, order = al["head"], al["order"]
-    if h != head_asked:
-        st.caption(ui.t("relative.alibi.clamped", asked=head_asked, H=H, h=h))
-    g1, g2 = st.columns(2)
-    with g1:
-        ui.plot(figs.slope_bars, al["slopes"], n_base=al["n_base"], selected=h, key="rel_fig_alibi_slopes", labels={
-            "title": ui.t("relative.fig.alibi.slopes"), "x": ui.t("relative.ax.head"), "y": ui.t("relative.ax.slope"),
-            "base": ui.t("relative.alibi.base", n=al["n_base"]), "fill": ui.t("relative.alibi.fill", n2=al["n_fill"])})
-    with g2:
-        ui.plot(figs.matrix, al["bias"], qpos, kpos, labels=lab("relative.fig.alibi.bias", "relative.cb.bias", h=h,
-                m=al["slope"]), key="rel_fig_alibi_bias")
-    st.info(ui.t("relative.alibi.sorted" if order["sorted"] else "relative.alibi.mixed", **order) + " "
-            + ui.t("relative.alibi.rank", h=h, m_h=al["slope"], steeper=al["steeper"], H=H))
-    ui.explain(rel.alibi_slopes, rel.alibi_head_bias)
-
-# ---------------------------------------------------------------- 5 mask / NoPE
+al = alibi(L, S, qpos, kpos)
 section("mask")
-with ui.guard():
-    mk = view.mask(L, S)
-    g1, g2 = st.columns(2)
-    with g1:
-        ui.plot(figs.matrix, mk["mask"], qpos, kpos, labels=lab("relative.fig.mask.mask"), scale="mask", zmin=0,
-                zmax=1, showscale=False, text_cols=0, key="rel_fig_mask")
-    with g2:
-        ui.plot(figs.weight_line, qpos, mk["weight"], key="rel_fig_mask_weight", labels={
-            "title": ui.t("relative.fig.mask.uniform"), "x": AX["y"], "y": ui.t("relative.ax.weight"),
-            "trace": ui.t("relative.mask.weight")})
-    ui.explain(rel.causal_mask, rel.nope_uniform_attention)
-
-# ---------------------------------------------------------------- 6 side by side (one scale for the distances)
+mask(L, S, qpos, kpos)
 section("side")
-with ui.more("rel_side") as box:           # a deep dive: the four panels above again, on one scale
-    if box.open and None not in (pos, sh, t5, al):
-        tokens = "relative.cb.tokens"
-        panels = [("rel_fig_side", pos["distance"], lab("relative.fig.side.distance", tokens), pos["zrange"]),
-                  ("rel_fig_side_shaw", sh["clipped"], lab("relative.fig.side.shaw", tokens, k=k), pos["zrange"]),
-                  ("rel_fig_side_t5", t5["representative"], lab("relative.fig.side.t5", tokens), pos["zrange"]),
-                  ("rel_fig_side_alibi", al["bias"], lab("relative.fig.side.alibi", "relative.cb.logits", h=h),
-                   al["bias_range"])]
-        grid = [*st.columns(2), *st.columns(2)]               # 2 x 2 on a wide screen, stacked on a phone
-        for cell, (key, z, labels, (zmin, zmax)) in zip(grid, panels):
-            with cell:
-                ui.plot(figs.matrix, z, qpos, kpos, labels=labels, zmin=zmin, zmax=zmax, text_cols=0, key=key)
-        ui.explain(rel.relative_distance, rel.shaw_clipped_distance, rel.t5_representative_distance,
-                   rel.alibi_head_bias)
-
-# ---------------------------------------------------------------- 7 tables
+side_by_side(pos, sh, k, t5, al)
 section("tables")
 for name in ("methods", "boundary"):
     st.subheader(ui.t(f"relative.table.{name}.title"))

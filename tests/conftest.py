@@ -1,5 +1,7 @@
 import os
 
+os.environ["POSVIZ_STRICT_TEXT"] = "1"   # a missing text key raises (posviz.text.get), here and in servers tests start
+
 import pytest
 
 from harness.apptest import ROOT, open_page

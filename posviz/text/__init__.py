@@ -5,6 +5,7 @@ same keys (a test enforces parity). Keys are namespaced by topic (`rope.title`);
 `w.<widget key>` (and `w.<key>.help`, `w.<key>.<option>` for option labels); errors `err.<code>`.
 Imports nothing of posviz.
 """
+import os
 from importlib import import_module
 
 LANGS = ("en", "zh")
@@ -30,9 +31,17 @@ TABLES = _load()
 
 
 def get(lang, key, **fmt):
-    """The string for `key` in `lang` (falls back to English, then to the key itself). Pure."""
+    """The string for `key` in `lang`. Pure.
+
+    A key missing in `lang` falls back to English, then to the key itself, so that a user sees a word
+    rather than a traceback. Strict (POSVIZ_STRICT_TEXT=1, set for every test run and the servers its
+    tests start): a key missing in `lang` raises LookupError instead, so a missing string, or a Chinese
+    string hidden by the English fallback, fails the test that shows it.
+    """
     s = TABLES.get(lang, TABLES["en"]).get(key)
     if s is None:
+        if os.environ.get("POSVIZ_STRICT_TEXT") == "1":   # read on a miss only: a lookup costs nothing more
+            raise LookupError(f"no text {key!r} in {lang!r} (posviz/text)")
         s = TABLES["en"].get(key, key)
     return s.format(**fmt) if fmt else s
 

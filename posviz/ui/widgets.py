@@ -1,11 +1,19 @@
 """Widgets bound to the URL: every widget has a page-prefixed key (`rope_base`) that is also its
-query parameter, and its label from posviz.text (`w.<key>`), so a copied link reopens the view."""
+query parameter, and its label from posviz.text (`w.<key>`), so a copied link reopens the view.
+
+Every widget takes `col=`: the column (or any container) to draw it in, so that a row of widgets is one
+`c = st.columns(n)` and one line per widget: `m = ui.slider("rope_m", 0, 128, 2, col=c[0])`."""
 import math
 
 import streamlit as st
 
 from posviz import text
 from posviz.ui.frame import lang, t
+
+
+def _at(col):
+    """Where a widget goes: `col`, or the page's current container."""
+    return st if col is None else col
 
 
 def _label(key):
@@ -63,53 +71,53 @@ def _choice_to_url(key, value, default):
             st.query_params[key] = want
 
 
-def slider(key, min_value, max_value, value, step=None, **kw):
+def slider(key, min_value, max_value, value, step=None, col=None, **kw):
     """A slider bound to ?key= in the URL, labelled by text `w.<key>`."""
-    return st.slider(_label(key), min_value, max_value, value, step, key=key, help=_help(key),
-                     bind="query-params", **kw)
+    return _at(col).slider(_label(key), min_value, max_value, value, step, key=key, help=_help(key),
+                           bind="query-params", **kw)
 
 
-def select_slider(key, options, value, **kw):
+def select_slider(key, options, value, col=None, **kw):
     options = list(options)
     _choice_from_url(key, options)
-    out = st.select_slider(_label(key), options=options, value=value, key=key, help=_help(key),
-                           format_func=_fmt(key), **kw)
+    out = _at(col).select_slider(_label(key), options=options, value=value, key=key, help=_help(key),
+                                 format_func=_fmt(key), **kw)
     _choice_to_url(key, out, value)
     return out
 
 
-def select(key, options, value=None, **kw):
+def select(key, options, value=None, col=None, **kw):
     """A selectbox over internal option values; shown through `w.<key>.<option>` labels."""
     options = list(options)
     value = options[0] if value is None else value
     _choice_from_url(key, options)
-    out = st.selectbox(_label(key), options, index=options.index(value), key=key, help=_help(key),
-                       format_func=_fmt(key), **kw)
+    out = _at(col).selectbox(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                             format_func=_fmt(key), **kw)
     _choice_to_url(key, out, value)
     return out
 
 
-def radio(key, options, value=None, horizontal=True, **kw):
+def radio(key, options, value=None, horizontal=True, col=None, **kw):
     options = list(options)
     value = options[0] if value is None else value
     _choice_from_url(key, options)
-    out = st.radio(_label(key), options, index=options.index(value), key=key, help=_help(key),
-                   format_func=_fmt(key), horizontal=horizontal, **kw)
+    out = _at(col).radio(_label(key), options, index=options.index(value), key=key, help=_help(key),
+                         format_func=_fmt(key), horizontal=horizontal, **kw)
     _choice_to_url(key, out, value)
     return out
 
 
-def multiselect(key, options, default, **kw):
+def multiselect(key, options, default, col=None, **kw):
     options = list(options)
     _choice_from_url(key, options, multi=True)
-    out = st.multiselect(_label(key), options, default=list(default), key=key, help=_help(key),
-                         format_func=_fmt(key), **kw)
+    out = _at(col).multiselect(_label(key), options, default=list(default), key=key, help=_help(key),
+                               format_func=_fmt(key), **kw)
     _choice_to_url(key, out, list(default))
     return out
 
 
-def toggle(key, value=False, **kw):
-    return st.toggle(_label(key), value=value, key=key, help=_help(key), bind="query-params", **kw)
+def toggle(key, value=False, col=None, **kw):
+    return _at(col).toggle(_label(key), value=value, key=key, help=_help(key), bind="query-params", **kw)
 
 
 def _non_finite_url_value(key):
@@ -128,17 +136,16 @@ def _non_finite_url_value(key):
     return st.session_state.get(flag, False)
 
 
-def number(key, min_value, max_value, value, step=None, **kw):
+def number(key, min_value, max_value, value, step=None, col=None, **kw):
     bind = None if _non_finite_url_value(key) else "query-params"
-    return st.number_input(_label(key), min_value=min_value, max_value=max_value, value=value, step=step,
-                           key=key, help=_help(key), bind=bind, **kw)
+    return _at(col).number_input(_label(key), min_value=min_value, max_value=max_value, value=value, step=step,
+                                 key=key, help=_help(key), bind=bind, **kw)
 
 
-def text_input(key, value, max_chars, **kw):
+def text_input(key, value, max_chars, col=None, **kw):
     """A text box bound to the URL. Its content is user text: never render it as HTML."""
-    return st.text_input(_label(key), value=value, max_chars=max_chars, key=key, help=_help(key),
-                         bind="query-params", **kw)
-
+    return _at(col).text_input(_label(key), value=value, max_chars=max_chars, key=key, help=_help(key),
+                               bind="query-params", **kw)
 
 
 def more(key, expanded=False, icon=":material/unfold_more:"):

@@ -1,8 +1,12 @@
 """Every user-visible string exists in both languages; scenes are well formed."""
 import ast
+import os
 import pathlib
 import re
 
+import pytest
+
+from harness.apptest import open_page
 from posviz import scenes, text
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -57,14 +61,63 @@ def test_scenes_are_well_formed_and_refer_to_page_widgets():
                 assert made, f"scene of {page} sets {key}, which the page does not create"
 
 
+def _literal(node):
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _label_keys(node):
+    """The text keys one ui.labels(...) call names literally: prefix.name, key, (key, {fields}), [keys]."""
+    prefix = _literal(node.args[0]) if node.args else None
+    names = [_literal(a) for a in node.args[1:]]
+    keys = [f"{prefix}.{n}" for n in names if prefix and n]
+    values = [kw.value for kw in node.keywords if kw.arg]
+    values += [v for kw in node.keywords if kw.arg is None and isinstance(kw.value, ast.Dict) for v in kw.value.values]
+    for v in values:
+        parts = v.elts[:1] if isinstance(v, ast.Tuple) else v.elts if isinstance(v, ast.List) else [v]
+        keys += [k for k in map(_literal, parts) if k]
+    return keys
+
+
 def test_pages_use_only_existing_text_keys():
-    """Literal keys passed to ui.t / ui.header in pages exist."""
+    """Literal keys passed to ui.t and ui.labels in pages exist (keys built at run time are checked when
+    a test draws them: tests run with POSVIZ_STRICT_TEXT=1, where a missing key raises)."""
     for path in (ROOT / "app_pages").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "t" and node.args and isinstance(node.args[0], ast.Constant)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr == "t" and node.args and _literal(node.args[0]):
                 assert text.has(node.args[0].value), f"{path.name}: unknown text key {node.args[0].value}"
+            if node.func.attr == "labels":
+                for key in _label_keys(node):
+                    assert text.has(key), f"{path.name}:{node.lineno}: unknown text key {key}"
+
+
+def test_the_labels_check_reads_every_form_of_key():
+    call = ast.parse("ui.labels('a.b', 'c', 'd', x='e.f', y=('g.h', {'n': 1}), z=['i', 'j'], **{'k.l': 'm'})").body[0]
+    assert _label_keys(call.value) == ["a.b.c", "a.b.d", "e.f", "g.h", "i", "j", "m"]
+
+
+def test_a_missing_key_raises_in_tests_and_falls_back_for_users(monkeypatch):
+    """Strict (every test run, tests/conftest.py): a key missing in the language asked for raises, also
+    when English has it. Otherwise a user sees the English string, or at worst the key, never a traceback."""
+    assert os.environ.get("POSVIZ_STRICT_TEXT") == "1"
+    monkeypatch.delitem(text.TABLES["zh"], "rope.title")
+    for lang, key in (("en", "no.such.key"), ("zh", "no.such.key"), ("zh", "rope.title")):
+        with pytest.raises(LookupError, match=key):
+            text.get(lang, key)
+    assert text.get("en", "rope.title") and text.get("zh", "overview.title")
+    monkeypatch.delenv("POSVIZ_STRICT_TEXT")
+    assert text.get("zh", "rope.title") == text.get("en", "rope.title")
+    assert text.get("zh", "no.such.key") == "no.such.key"
+
+
+def test_a_page_missing_a_string_fails_its_test(monkeypatch):
+    """The page stops with an exception instead of showing the raw key, so that assert_clean (every page
+    test) fails on it."""
+    monkeypatch.delitem(text.TABLES["zh"], "rope.clock.title")
+    at = open_page("rope", "zh")
+    assert at.exception and not any(h.value == "rope.clock.title" for h in at.subheader)
 
 
 # How the articles are cited to users: by their titles, never as "seed 000". A random seed is a seed.

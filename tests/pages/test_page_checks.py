@@ -72,6 +72,24 @@ def test_step_8_shows_the_hard_boundary_in_the_users_language():
     assert text.get("zh", "chk.v.no_error") in values and "no error" not in values
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_method_and_cache_mode_are_words_in_the_users_language(lang):
+    """Steps 1 and 6 name a position method and a cache mode: as the overview and KV-cache pages name them,
+    never as the code ("nope", "restart") the check returns."""
+    def value(at, number):
+        rows = {row.iloc[0]: row.iloc[1] for df in markdown_tables(at) if df.shape[1] == 2 for _, row in df.iterrows()}
+        return rows[text.get(lang, number)]
+
+    at = open_page("checks", lang)
+    assert value(at, "chk.n.method") == text.get(lang, "w.ov_method.nope")
+    assert value(at, "chk.n.mode") == text.get(lang, "w.kv_modes.correct")
+    at.toggle(key="chk_break1").set_value(True).run()
+    at.toggle(key="chk_break6").set_value(True).run()
+    assert_clean(at)
+    assert value(at, "chk.n.method") == text.get(lang, "w.ov_method.rope")
+    assert value(at, "chk.n.mode") == text.get(lang, "w.kv_modes.restart")
+
+
 @pytest.mark.parametrize("present", ["0", "1"])
 def test_tables_are_markdown_in_both_modes(present):
     """Short read-only tables: one markdown element each (the projector CSS enlarges them; no canvas)."""

@@ -115,7 +115,8 @@ def test_scene_values_are_valid_widget_values():
                "decay_alibi": lambda v: set(v) <= set(ALIBI_HEADS),
                "decay_R": lambda v: v in R_OPTIONS, "decay_sin_dim": lambda v: v in SIN_DIMS,
                "decay_d": lambda v: 2 <= v <= 512 and v % 2 == 0, "decay_rho": lambda v: 0 <= v <= 1,
-               "decay_n": lambda v: 1 <= v <= 256, "decay_pair": lambda v: v >= 0, "decay_seed": lambda v: 0 <= v <= 9999,
+               "decay_n": lambda v: 1 <= v <= 256, "decay_pair": lambda v: v >= 0,
+               "decay_seed": lambda v: 0 <= v <= 9999,
                "decay_logx": lambda v: isinstance(v, bool), "decay_ones": lambda v: isinstance(v, bool),
                "decay_sin": lambda v: isinstance(v, bool), "decay_example": lambda v: isinstance(v, bool)}
     for sc in SCENES["decay"]:

@@ -22,7 +22,7 @@ def test_presets_both_languages(lang, key):
     assert_clean(at)
     assert at.title[0].value == text.get(lang, "extrapolation.title")
     figs = figures(at)
-    assert len(figs) >= 5                                   # ratio, wavelength, phase, spectra, decay (+ per layer type)
+    assert len(figs) >= 5                          # ratio, wavelength, phase, spectra, decay (+ per layer type)
     assert e["source"] in _captions(at)
     assert len(at.metric) == 5 and at.metric[4].value == str(e["rope"].rotary_dim)
     assert max(len(str(f)) for f in figs) < 300_000
@@ -85,8 +85,8 @@ def test_pasted_configs_phi35_deepseek_and_not_supported():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_hostile_paste_is_plain_text_and_shows_no_preset(lang):
     at = open_page("extrapolation", lang, ext_preset="pasted")
-    at.text_area(key="ext_paste").set_value('{"rope_scaling": {"rope_type": "linear", "factor": "[x](javascript:alert(1))"}, '
-                                           '"head_dim": 64}').run()
+    at.text_area(key="ext_paste").set_value('{"rope_scaling": {"rope_type": "linear", '
+                                           '"factor": "[x](javascript:alert(1))"}, "head_dim": 64}').run()
     assert not at.exception
     assert len(at.error) == 1 and at.error[0].value == text.get(lang, "ui.invalid")
     assert "javascript" in at.code[0].value
@@ -153,7 +153,8 @@ def test_paste_from_the_url_and_bad_values():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_evaluation_note_links_to_length_and_models_pages(lang):
-    """“Same words, different order…” §14: report per length bucket, not just 'no OOM'; link to the page that does it."""
+    """“Same words, different order…” §14: report per length bucket, not just 'no OOM'; link to the page that
+    does it."""
     at = open_page("extrapolation", lang)
     assert not at.exception
     why = next(m.value for m in at.markdown if text.get(lang, "extrapolation.why.eval") in m.value)

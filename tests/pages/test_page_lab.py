@@ -130,7 +130,8 @@ def test_packing_section(lang):
     assert int(rows(at)[cols[2]][first_b]) == 7
 
 
-@pytest.mark.parametrize("params", [dict(lab_pack="true", lab_pack_off="-3"), dict(lab_pack="true", lab_pack_off="1e308"),
+@pytest.mark.parametrize("params", [dict(lab_pack="true", lab_pack_off="-3"),
+                                    dict(lab_pack="true", lab_pack_off="1e308"),
                                     dict(lab_pack="yes", lab_pack_off="abc")])
 def test_packing_bad_params(params):
     at = open_page("lab", "en", **params)

@@ -13,7 +13,7 @@ from posviz.tinylm import evaluate as lengtheval
 from posviz.tinylm import model as tiny
 from posviz.views import length as view
 
-TITLES = {text.EN[k] for k in ("length.fig_acc", "length.fig_loss")} | {text.ZH[k] for k in ("length.fig_acc", "length.fig_loss")}
+TITLES = {table[k] for table in (text.EN, text.ZH) for k in ("length.fig_acc", "length.fig_loss")}
 
 
 def _main(at):

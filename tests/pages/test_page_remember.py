@@ -35,7 +35,8 @@ def test_the_articles_points_are_all_there():
             assert point["links"], point["key"]
 
 
-@pytest.mark.parametrize("section, point, item", ITEMS, ids=[f"{p['key']}->{i['page']}:{i['scene']}" for _, p, i in ITEMS])
+@pytest.mark.parametrize("section, point, item", ITEMS,
+                         ids=[f"{p['key']}->{i['page']}:{i['scene']}" for _, p, i in ITEMS])
 def test_every_link_targets_an_existing_page_and_scene(section, point, item):
     pages = _app_pages()
     assert view.page_file(item["page"]) in pages, item
@@ -45,8 +46,8 @@ def test_every_link_targets_an_existing_page_and_scene(section, point, item):
         return
     story = scenes.SCENES[item["page"]]
     assert 1 <= item["scene"] <= len(story), f"{item['page']} has {len(story)} scenes, the link says {item['scene']}"
-    assert story[item["scene"] - 1]["title"] == item["title"], (
-        f"{item['page']} scene {item['scene']} is now {story[item['scene'] - 1]['title']}: update posviz.views.remember")
+    now = story[item["scene"] - 1]["title"]
+    assert now == item["title"], f"{item['page']} scene {item['scene']} is now {now}: update posviz.views.remember"
 
 
 def test_url_paths_match_the_app():

@@ -159,7 +159,8 @@ def test_scenes_run_in_chinese():
 @pytest.mark.parametrize("params", [
     dict(rope_m="-5"), dict(rope_n="1e308"), dict(rope_shift="abc"), dict(rope_dim="7"),
     dict(rope_dim="abc"), dict(rope_base="1"), dict(rope_base="-3"), dict(rope_content="<b>x</b>"),
-    dict(rope_example="nope"), dict(rope_anim="x"), dict(rope_only_q="maybe"), dict(rope_step_p="-3", rope_steps="true"),
+    dict(rope_example="nope"), dict(rope_anim="x"), dict(rope_only_q="maybe"),
+    dict(rope_step_p="-3", rope_steps="true"),
     dict(rope_calc_theta="pi4"), dict(rope_calc_theta_x="nan"), dict(rope_calc_p="1e9"),
 ])
 def test_bad_query_params_still_draw_every_figure(params):
