@@ -6,7 +6,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import lab as figs
-from posviz.lab import toy_model
+from posviz.lab import toy_layer, toy_model
 from posviz.pe import position_ids
 from posviz.views import lab as view
 
@@ -44,7 +44,8 @@ def compare(res, heads):
         ui.plot(figs.attention_difference, r["correct"][head], r["chosen"][head], r["tokens"], key="lab_attn_diff",
                 labels=ui.labels(x="lab.fig.key", y="lab.fig.query", title="lab.fig.diff", colorbar="lab.fig.delta"))
     st.caption(ui.t("lab.compare.note"))
-    ui.explain(toy_model.forward, toy_model.compare, note=ui.t("lab.explain.note"))
+    ui.explain(toy_model.forward, toy_layer.embed_inputs, toy_layer.project, toy_layer.position_bias,
+               toy_layer.key_mask, toy_layer.attend, toy_model.compare, note=ui.t("lab.explain.note"))
     ui.plot(figs.error_bars, res["errors"], res["real_tokens"], harmless=view.HARMLESS, harmful=view.HARMFUL,
             labels=ui.labels("lab.err", "title", "y", harmless=("lab.err.harmless", {"v": view.HARMLESS}),
                              harmful=("lab.err.harmful", {"v": view.HARMFUL}),

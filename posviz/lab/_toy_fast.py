@@ -1,6 +1,6 @@
 """Private fast path of posviz.lab.toy_model.summary_matrix: `forward`'s output for many setups of one batch.
 
-`memo_forward` runs the steps of `toy_model.forward` (posviz.lab._toy_layer) in the same order on
+`memo_forward` runs the steps of `toy_model.forward` (posviz.lab.toy_layer) in the same order on
 the same tensors, but keeps every intermediate under a key naming exactly what it depends on (the
 position ids where they enter, the layout, the low-precision rounding, ...): `memo` for ONE model
 and ONE (token_ids, attention_mask), `common` for what does not depend on the model (RoPE's cos /
@@ -15,7 +15,7 @@ import functools
 
 import torch
 
-from posviz.lab import _toy_layer as layer
+from posviz.lab import toy_layer as layer
 from posviz.pe.rope import rope_inv_freq, rotate_pairs
 
 

@@ -30,7 +30,7 @@ Bugs (seed 000 §13) are switches of `forward`; wrong position-id schemes are in
 `posviz.pe.position_ids`. A learned table too short for the positions raises
 `posviz.pe.learned.PositionOutOfRangeError` (the hard boundary), never wraps.
 
-`forward` is the layer's steps (posviz.lab._toy_layer: embed, project, rotate, bias, mask, attend)
+`forward` is the layer's steps (posviz.lab.toy_layer: embed, project, rotate, bias, mask, attend)
 called in the open; `summary_matrix` runs the same steps through its private fast path
 (posviz.lab._toy_fast), which shares intermediates between setups and equals forward bit for bit.
 """
@@ -42,8 +42,8 @@ import numpy as np
 import torch
 
 from posviz.lab import _toy_fast
-from posviz.lab import _toy_layer as layer
-from posviz.lab._toy_layer import LOWP_DTYPES, T5_BUCKETS, T5_MAX_DISTANCE
+from posviz.lab import toy_layer as layer
+from posviz.lab.toy_layer import LOWP_DTYPES, T5_BUCKETS, T5_MAX_DISTANCE
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import MAX_TOKENS, encode
 from posviz.pe.learned import PositionOutOfRangeError

@@ -6,7 +6,7 @@ import itertools
 import pytest
 import torch
 
-from posviz.lab import _toy_fast, _toy_layer
+from posviz.lab import _toy_fast, toy_layer
 from posviz.lab import toy_model as A
 from posviz.lab.kv_cache import one_thread
 from posviz.pe.learned import PositionOutOfRangeError
@@ -83,8 +83,8 @@ def test_setups_share_what_they_have_in_common(monkeypatch):
             return fn(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(_toy_layer, "embed_inputs", counted("embed_inputs", _toy_layer.embed_inputs))
-    monkeypatch.setattr(_toy_layer, "project", counted("project", _toy_layer.project))
+    monkeypatch.setattr(toy_layer, "embed_inputs", counted("embed_inputs", toy_layer.embed_inputs))
+    monkeypatch.setattr(toy_layer, "project", counted("project", toy_layer.project))
     monkeypatch.setattr(_toy_fast, "rope_cos_sin", counted("cos_sin", _toy_fast.rope_cos_sin))
     batch = A.encode_pair(*SENTENCES[0], "left")
     model = A.build_model("rope")

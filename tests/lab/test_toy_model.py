@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from posviz.lab import toy_model as A
-from posviz.lab._toy_layer import rotate_lowp
+from posviz.lab.toy_layer import rotate_lowp
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import encode
 from posviz.pe.learned import PositionOutOfRangeError

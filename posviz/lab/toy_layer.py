@@ -1,4 +1,4 @@
-"""The steps of the toy model's attention layer (private): embed, project, rotate, bias, mask, attend.
+"""The steps of the toy model's attention layer: embed, project, rotate, bias, mask, attend.
 
 posviz.lab.toy_model.forward composes them in the open, one call per step; posviz.lab._toy_fast
 composes the very same steps for many setups of one batch, keeping what the setups share. Each
