@@ -6,14 +6,15 @@ import time
 
 import pytest
 
-from harness.browser import ARGS, CHROMIUM, app_server, browser_missing_reason, browser_required
+from harness.browser import ARGS, CHROMIUM, app_server, browser_missing_reason, require
 
 SESSIONS, INTERACTIONS = 8, 10
 PATHS = ["rope", "relative", "sinusoidal", "decay", "extrapolation", "kv-cache", "lab", ""]
 
 
 async def _idle(page, timeout=60):
-    await page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout * 1000)
+    await page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]',
+                                 timeout=timeout * 1000)
     t0 = time.time()
     while time.time() - t0 < timeout:
         if await page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count():
@@ -67,12 +68,9 @@ async def _run(base):
     return times, errors
 
 
+@pytest.mark.xdist_group("fresh")
 def test_eight_concurrent_sessions(capsys):
-    reason = browser_missing_reason()
-    if reason:
-        if browser_required():
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require(browser_missing_reason())
     with app_server() as (base, _, _):
         times, errors = asyncio.run(_run(base))
     assert not errors, errors[:5]

@@ -1,50 +1,26 @@
 """The real app in Debian's Chromium: every page in both languages, sliders redraw charts,
 URLs reopen the same view, the language switch keeps page and values.
 
-In CI (CI=true) a missing browser is a failure, never a skip.
+In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
 """
 import time
 import urllib.parse
 
 import pytest
 
-from harness.browser import (
-    app_server,
-    browser_missing_reason,
-    browser_required,
-    launch,
-    page_paths,
-    plot_signature,
-    settle,
-)
+from harness.browser import app_server, page_paths, plot_signature, settle
 
 NO_PLOT_OK = {"checks", "remember"}
 PATHS = page_paths()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing_reason()
-    if reason:
-        if browser_required():
-            pytest.fail(f"browser tests are required here but cannot run: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def browser_ctx(browser):
-    with app_server() as (base, _, _):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-        errors = []
-        ctx.on("weberror", lambda e: errors.append(str(e.error)[:200]))
-        yield base, ctx, errors
-        ctx.close()
+def browser_ctx(browser, app_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    errors = []
+    ctx.on("weberror", lambda e: errors.append(str(e.error)[:200]))
+    yield app_url, ctx, errors
+    ctx.close()
 
 
 def _open(ctx, url):
@@ -141,6 +117,7 @@ def test_language_switch_keeps_page_and_values(browser_ctx):
         page.close()
 
 
+@pytest.mark.xdist_group("fresh")
 def test_cold_deep_link_runs_through_the_app_frame(browser):
     """A shared link opened first on a freshly started server still gets the app's navigation."""
     path = next(p for p in PATHS if p)

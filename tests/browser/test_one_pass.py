@@ -4,21 +4,19 @@ margins the figure asks for (posviz/figures/margins.json) already hold its title
 axis labels, so plotly never grows them and draws the chart a second time (half the browser's time per
 chart, on every load and every slider move)."""
 import pytest
-from test_browser import browser  # noqa: F401  (fixture)
 
-from harness.browser import MARGINS_JS, PHONE, app_server, grown_sides, page_paths, settle
+from harness.browser import MARGINS_JS, PHONE, grown_sides, page_paths, settle
 
 PLOTTED = [p for p in page_paths() if p not in ("checks", "remember")]
 
 
 @pytest.fixture(scope="module")
-def screens(browser):  # noqa: F811
-    with app_server() as (base, _, _):
-        desk = browser.new_context(viewport={"width": 1280, "height": 720})
-        phone = browser.new_context(**PHONE)
-        yield base, {"desk": desk.new_page(), "phone": phone.new_page()}
-        desk.close()
-        phone.close()
+def screens(browser, app_url):
+    desk = browser.new_context(viewport={"width": 1280, "height": 720})
+    phone = browser.new_context(**PHONE)
+    yield app_url, {"desk": desk.new_page(), "phone": phone.new_page()}
+    desk.close()
+    phone.close()
 
 
 @pytest.mark.parametrize("screen,present", [("desk", 0), ("desk", 1), ("phone", 0)])
@@ -32,5 +30,6 @@ def test_every_chart_is_drawn_in_one_pass(screens, path, lang, screen, present):
     settle(page)
     rows = page.evaluate(MARGINS_JS)
     assert rows
-    twice = {r["key"]: {k: (r["asked"][k], round(r["drawn"][k])) for k in grown_sides(r)} for r in rows if grown_sides(r)}
+    twice = {r["key"]: {k: (r["asked"][k], round(r["drawn"][k])) for k in grown_sides(r)}
+             for r in rows if grown_sides(r)}
     assert not twice, f"plotly grew these margins (asked, drawn): {twice}; refit: python -m benchmarks.margins --write"
