@@ -61,8 +61,9 @@ def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
     """The container's entry point: health at once, the readiness marker after the warm-up, and
     SIGTERM stops Streamlit and the entry point with it."""
     port, marker = free_port(), tmp_path / "ready"
-    env = dict(os.environ, POSVIZ_PORT=str(port), POSVIZ_READY_FILE=str(marker))
-    proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "serve.py")], cwd=tmp_path, env=env,
+    # as the Dockerfile starts it (python -m deploy.serve), from another folder (PYTHONPATH: the checkout)
+    env = dict(os.environ, POSVIZ_PORT=str(port), POSVIZ_READY_FILE=str(marker), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "deploy.serve"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         t0 = time.time()
