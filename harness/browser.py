@@ -27,6 +27,9 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML,
             "Chrome/140.0.0.0 Mobile Safari/537.36")
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2,
              user_agent=PHONE_UA)
+# A lecture hall's projector, and the smallest text (px) lecture mode may show on it.
+PROJECTOR = dict(viewport={"width": 1280, "height": 720})
+MIN_PROJECTOR_PX = 22
 
 
 def page_paths():

@@ -3,9 +3,10 @@ marked `browser` (`python -m pytest -m "not browser"` leaves them out). Without 
 skipped, or fail where they are required (CI=true or POSVIZ_REQUIRE_BROWSER=1).
 
 One `streamlit run` server per test process (pytest-xdist worker), shared by every test that does not
-need a fresh one; the tests that do (warm-up, cluster, load, a cold deep link) start their own and run
-in the xdist group "fresh", one after another on one worker, never against each other.
+need a fresh one. The tests that start servers of their own (warm-up, cluster, load, a cold deep link)
+take the fixture `alone`: never two of them at the same time, on any process.
 """
+import fcntl
 import pathlib
 
 import pytest
@@ -40,3 +41,11 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+@pytest.fixture
+def alone(tmp_path_factory):
+    """Held while the test runs: an exclusive lock on a file shared by the test processes of this run."""
+    with open(tmp_path_factory.getbasetemp().parent / "posviz-alone.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

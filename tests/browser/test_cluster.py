@@ -139,7 +139,7 @@ def _wait_reconnected(view, survivor, timeout):
     return False
 
 
-@pytest.mark.xdist_group("fresh")
+@pytest.mark.usefixtures("alone")
 def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_the_other(capsys, browser):
     require(_haproxy_missing_reason())
     t0 = time.monotonic()

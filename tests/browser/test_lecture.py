@@ -1,6 +1,7 @@
 """The lecture hall in Debian's Chromium (issue 12): the share link is always the current view,
-scenes bring their figure into view with one history entry each, lecture mode is readable on a
-1280x720 projector, and every figure fits a 390x844 phone.
+scenes bring their figure into view with one history entry each (on a phone too), and lecture mode's
+dropdown lists are projector-sized. Every page's text in lecture mode and every figure on a phone:
+tests/browser/test_pages.py.
 
 In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
 """
@@ -10,11 +11,7 @@ import urllib.parse
 
 import pytest
 
-from harness.browser import PHONE, page_paths, settle
-
-PATHS = page_paths()
-PROJECTOR = dict(viewport={"width": 1280, "height": 720})
-MIN_PROJECTOR_PX = 22
+from harness.browser import MIN_PROJECTOR_PX, PHONE, PROJECTOR, settle
 
 
 @pytest.fixture(scope="module")
@@ -155,27 +152,6 @@ def test_a_tapped_scene_scrolls_to_its_figure_on_a_phone_also_when_it_shows_the_
         ctx.close()
 
 
-FONT_SIZES_JS = """() => {
-  const sel = ['[data-testid="stSliderThumbValue"]', '[data-testid="stWidgetLabel"] p', '[role="radiogroup"] label p',
-    '[data-testid="stMetricLabel"] p', '[data-testid="stMetricValue"]', '[data-testid="stSelectbox"] input',
-    '[data-testid="stMultiSelectTagsContainer"] span', '[data-testid="stNumberInput"] input',
-    '[data-testid="stTextInput"] input',
-    '[data-testid="stTable"] td', '[data-testid="stTable"] th',
-    '[data-testid="stCaptionContainer"]', '[data-testid="stMarkdownContainer"] p', '[data-testid="stAlert"] p',
-    '.js-plotly-plot .gtitle', '.js-plotly-plot .xtitle', '.js-plotly-plot .ytitle', '.js-plotly-plot .annotation-text',
-    '.js-plotly-plot .xtick text', '.js-plotly-plot .ytick text', '.js-plotly-plot .legendtext',
-    '.js-plotly-plot .cbtitle text', '.js-plotly-plot .cbaxis text'];
-  const small = [];
-  for (const s of sel) for (const el of document.querySelectorAll('[data-testid="stMain"] ' + s)) {
-    const text = (el.tagName === 'INPUT' ? el.value : el.textContent).trim();     // an input shows its value
-    if (!text || el.closest('[data-testid="stExpander"]') || el.closest('[data-testid="stCode"]')) continue;
-    const r = el.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
-    const px = parseFloat(getComputedStyle(el).fontSize) || parseFloat(el.getAttribute('font-size') || '0');
-    if (px < %d) small.push(s + ' ' + px + 'px: ' + text.slice(0, 40));
-  }
-  return small; }""" % MIN_PROJECTOR_PX
-
-
 OPTION_SIZES_JS = """() => Array.from(document.querySelectorAll('[role="listbox"] [role="option"]'))
   .filter(o => o.textContent.trim()).map(o => parseFloat(getComputedStyle(o.querySelector('*') || o).fontSize))"""
 
@@ -206,57 +182,6 @@ def test_lecture_mode_dropdown_options_are_projector_sized(server):
             assert sizes and min(sizes) >= MIN_PROJECTOR_PX, f"{widget} options: {sorted(set(sizes))} px"
             page.keyboard.press("Escape")
             settle(page)
-    finally:
-        page.close()
-        ctx.close()
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_lecture_mode_text_is_projector_sized(server, path):
-    base, browser = server
-    ctx = browser.new_context(**PROJECTOR)
-    page = _open(ctx, f"{base}/{path}?lang=zh&present=1")
-    try:
-        time.sleep(1)
-        small = page.evaluate(FONT_SIZES_JS)
-        assert not small, f"/{path}: text under {MIN_PROJECTOR_PX} px in lecture mode:\n" + "\n".join(small[:20])
-    finally:
-        page.close()
-        ctx.close()
-
-
-LAYOUT_JS = """() => {
-  const W = window.innerWidth, problems = [];
-  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  document.querySelectorAll('.js-plotly-plot').forEach((gd, k) => {
-    const r = gd.getBoundingClientRect();
-    if (r.right > W + 1) problems.push(`plot ${k} is ${Math.round(r.right)} px wide on a ${W} px screen`);
-    const titles = Array.from(gd.querySelectorAll('.annotation-text, .gtitle')).filter(t => t.textContent.trim())
-      .map(t => [t.textContent.trim().slice(0, 30), t.getBoundingClientRect()]);
-    for (let i = 0; i < titles.length; i++) for (let j = i + 1; j < titles.length; j++)
-      if (hit(titles[i][1], titles[j][1])) problems.push(`plot ${k}: "${titles[i][0]}" overlaps "${titles[j][0]}"`);
-    const areas = Array.from(gd.querySelectorAll('.nsewdrag')).map(a => a.getBoundingClientRect());
-    gd.querySelectorAll('.colorbar').forEach(cb => { const c = cb.getBoundingClientRect();
-      if (areas.some(a => hit(a, c))) problems.push(`plot ${k}: a colorbar covers a panel`); });
-  });
-  document.querySelectorAll('[data-testid="stMarkdownContainer"] table').forEach((t, k) => {   // wide ones scroll
-    const right = t.getBoundingClientRect().right;
-    if (right > W + 1) problems.push(`table ${k} runs ${Math.round(right)} px on a ${W} px screen`);
-  });
-  return problems; }"""
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_every_figure_fits_a_phone(server, path):
-    base, browser = server
-    ctx = browser.new_context(**PHONE)
-    page = _open(ctx, f"{base}/{path}?lang=zh")
-    try:
-        time.sleep(1)
-        problems = page.evaluate(LAYOUT_JS)
-        assert not problems, f"/{path} on a 390 px phone:\n" + "\n".join(problems[:20])
-        hint = page.locator(".st-key-scene_hint")
-        assert hint.count() == 0 or not hint.first.is_visible(), "keyboard hint shown on a touch screen"
     finally:
         page.close()
         ctx.close()

@@ -68,7 +68,7 @@ async def _run(base):
     return times, errors
 
 
-@pytest.mark.xdist_group("fresh")
+@pytest.mark.usefixtures("alone")
 def test_eight_concurrent_sessions(capsys):
     require(browser_missing_reason())
     with app_server() as (base, _, _):

@@ -17,7 +17,7 @@ from deploy import warm
 from harness.browser import ROOT, app_server, free_port, page_paths
 
 
-@pytest.mark.xdist_group("fresh")
+@pytest.mark.usefixtures("alone")
 def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
     with app_server() as (base, _proc, _):
         results = warm.warm(base, langs=("en", "zh"), modes=("", "1"))
@@ -56,7 +56,7 @@ def test_cli_writes_its_marker_only_when_every_page_ran(tmp_path, app_url):
     assert not marker.exists()
 
 
-@pytest.mark.xdist_group("fresh")
+@pytest.mark.usefixtures("alone")
 def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
     """The container's entry point: health at once, the readiness marker after the warm-up, and
     SIGTERM stops Streamlit and the entry point with it."""
