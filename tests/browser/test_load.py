@@ -9,8 +9,8 @@ import pytest
 from harness.browser import ARGS, CHROMIUM, app_server, browser_missing_reason, require
 
 SESSIONS, INTERACTIONS = 8, 10
-# Seconds a page may take to connect, draw or rerun: eight tabs on a busy 2-core machine can take over a
-# minute; the test counts errors, and prints the times.
+# Seconds a page may take to connect, draw, rerun or take a key press: eight tabs on a busy 2-core machine
+# can take over a minute; the test counts errors, and prints the times.
 WAIT_S = 180
 PATHS = ["rope", "relative", "sinusoidal", "decay", "extrapolation", "kv-cache", "lab", ""]
 
@@ -30,6 +30,7 @@ async def _idle(page, timeout=WAIT_S):
 
 async def _session(browser, base, k, times, errors):
     ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(WAIT_S * 1000)      # every action (focus, key press) too
     page = await ctx.new_page()
     page.on("pageerror", lambda e: errors.append(f"session {k}: {e}"))
     path = PATHS[k % len(PATHS)]
