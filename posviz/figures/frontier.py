@@ -6,6 +6,7 @@ Builders take arrays and one `labels` dict of already translated strings; one pa
 dicts and wrapped without plotly's validation (the tests validate every builder).
 """
 import numpy as np
+import plotly.graph_objects as go
 
 from posviz.figures import style
 
@@ -20,6 +21,7 @@ MODE_COLORS = {"none": style.PALETTE[2], "whole": style.PALETTE[3], "decoupled":
 MODE_DASH = {"none": "solid", "whole": "solid", "decoupled": "dash"}
 FLOOR = 1e-17          # a log axis cannot draw an exact 0: drawn here, exported as 0
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
+DIVERGING = [list(stop) for stop in go.Heatmap(colorscale=style.DIVERGING).colorscale]   # as plotly spells it out
 
 
 def position_ids_figure(ids, next_position, blocks, *, labels, height=470):
@@ -93,7 +95,7 @@ def axis_wavelength_figure(wavelengths, axes, *, labels, height=470):
 def angles_figure(cos, *, labels, height=520):
     """cos of every pair's angle (rows: pairs, 0 = fastest on top) at every token (columns). labels: title, x, y."""
     z, rows, cols = style.decimate_2d(cos)
-    data = [{"type": "heatmap", "z": z, "x": cols, "y": rows, "colorscale": style.DIVERGING, "zmin": -1, "zmax": 1,
+    data = [{"type": "heatmap", "z": z, "x": cols, "y": rows, "colorscale": DIVERGING, "zmin": -1, "zmax": 1,
              "zmid": 0, "colorbar": {"title": {"text": "cos"}, "thickness": 14},
              "hovertemplate": "token %{x}<br>pair %{y}<br>cos = %{z:.3f}<extra></extra>"}]
     return style.figure(data, style.layout(labels, height=height, title_at="top", legend_at=None,
