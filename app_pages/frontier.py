@@ -62,9 +62,9 @@ def angle_map(model, n_text, image, frames, video, fps):
     with ui.more("frontier_angles", icon=":material/grid_on:") as box:
         if box.open:
             st.markdown(ui.t("frontier.angles.text"))
-            cos = view.angles(model, n_text, image, frames, video, fps)
-            ui.plot(ff.angles_figure, cos, labels=ui.labels("frontier.fig.angles", "title", "x", "y"),
-                    key="frontier_angle_map")
+            an = view.angles(model, n_text, image, frames, video, fps)
+            ui.plot(ff.angles_figure, an["cos"], an["axes"], key="frontier_angle_map",
+                    labels=ui.labels("frontier.fig.angles", "title", "x", "y", **AXES))
             ui.explain(rope.mrope_angles)
 
 
@@ -75,11 +75,10 @@ def mla_layout(key):
     ui.diagram(ui.t("frontier.mla.diagram", name=m["name"], nope=m["nope"], rope=m["rope"], latent=m["latent"],
                     heads=m["heads"], mla=c["mla"]))
     st.subheader(ui.t("frontier.cache.title"))
-    fields = dict(heads=m["heads"], nope=m["nope"], rope=m["rope"], v=m["v"])
     rows = [(ui.t("frontier.cache.mla"), c["latent"], c["rope"]),
-            (ui.t("frontier.cache.mha", **fields), c["mha"] // 2, c["mha"] // 2),
-            (ui.t("frontier.cache.expanded", **fields), m["heads"] * (m["nope"] + m["rope"]), m["heads"] * m["v"])]
-    ui.plot(ff.cache_figure, rows, labels=ui.labels("frontier.fig.cache", "title", "x", "first", "second"),
+            (ui.t("frontier.cache.mha"), c["mha"] // 2, c["mha"] // 2),
+            (ui.t("frontier.cache.expanded"), m["heads"] * (m["nope"] + m["rope"]), m["heads"] * m["v"])]
+    ui.plot(ff.cache_figure, rows, labels=ui.labels("frontier.fig.cache", "title", "y", "first", "second"),
             key="frontier_cache")
     st.markdown(ui.t("frontier.cache.text", name=m["name"], latent=c["latent"], rope=c["rope"], mla=f"{c['mla']:,}",
                      heads=m["heads"], nope=m["nope"], mha=f"{c['mha']:,}", ratio=c["ratio"],

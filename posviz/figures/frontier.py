@@ -92,34 +92,35 @@ def axis_wavelength_figure(wavelengths, axes, *, labels, height=470):
     return style.figure(data, style.layout(labels, height=height, **PLACES, yaxis=_LOG_AXIS))
 
 
-def angles_figure(cos, *, labels, height=520):
-    """cos of every pair's angle (rows: pairs, 0 = fastest on top) at every token (columns). labels: title, x, y."""
+def angles_figure(cos, axes, *, labels, height=520):
+    """cos of each pair's angle (rows: pairs, the fastest on top, named by index and axis) at every token
+    (columns). cos [P, L]; axes [P] of 0 / 1 / 2; labels: title, x, y, temporal, height, width."""
     z, rows, cols = style.decimate_2d(cos)
-    data = [{"type": "heatmap", "z": z, "x": cols, "y": rows, "colorscale": DIVERGING, "zmin": -1, "zmax": 1,
+    names = ("temporal", "height", "width")
+    ticks = [f"{i} · {labels[names[int(axes[i])]]}" for i in rows]
+    data = [{"type": "heatmap", "z": z, "x": cols, "y": ticks, "colorscale": DIVERGING, "zmin": -1, "zmax": 1,
              "zmid": 0, "colorbar": {"title": {"text": "cos"}, "thickness": 14},
              "hovertemplate": "token %{x}<br>pair %{y}<br>cos = %{z:.3f}<extra></extra>"}]
     return style.figure(data, style.layout(labels, height=height, title_at="top", legend_at=None,
-                                           yaxis={"autorange": "reversed"}))
+                                           yaxis={"autorange": "reversed", "type": "category"}))
 
 
-def cache_figure(rows, *, labels, height=330):
-    """What one token leaves in one layer's cache, as stacked horizontal bars, each with "a + b = total" at its end.
+def cache_figure(rows, *, labels, height=420):
+    """What one token leaves in one layer's cache, as stacked bars (short names on the x axis: a phone has room
+    for three), each with its total above it.
 
-    rows: [(name, first part, second part)] (counts; the first in blue, the second in vermilion), the first
-    row on top; labels: title, x, first, second (the parts' names)."""
-    names = [r[0] for r in rows][::-1]
-    firsts, seconds = [int(r[1]) for r in rows][::-1], [int(r[2]) for r in rows][::-1]
-    sums = [f"{a:,} + {b:,} = {a + b:,}" for a, b in zip(firsts, seconds)]
-    data = [{"type": "bar", "orientation": "h", "y": names, "x": firsts, "name": labels["first"],
-             "marker": {"color": CACHE_COLORS[0]},
-             "hovertemplate": "%{y}<br>" + labels["first"] + ": %{x:,}<extra></extra>"},
-            {"type": "bar", "orientation": "h", "y": names, "x": seconds, "name": labels["second"], "text": sums,
-             "textposition": "outside", "cliponaxis": False, "marker": {"color": CACHE_COLORS[1]},
-             "hovertemplate": "%{y}<br>" + labels["second"] + ": %{x:,}<extra></extra>"}]
+    rows: [(name, first part, second part)] (counts; the first in blue, the second in vermilion); labels: title,
+    y, first, second (the parts' names)."""
+    names = [r[0] for r in rows]
+    firsts, seconds = [int(r[1]) for r in rows], [int(r[2]) for r in rows]
+    data = [{"type": "bar", "x": names, "y": firsts, "name": labels["first"], "marker": {"color": CACHE_COLORS[0]},
+             "hovertemplate": "%{x}<br>" + labels["first"] + ": %{y:,}<extra></extra>"},
+            {"type": "bar", "x": names, "y": seconds, "name": labels["second"], "marker": {"color": CACHE_COLORS[1]},
+             "text": [f"{a + b:,}" for a, b in zip(firsts, seconds)], "textposition": "outside", "cliponaxis": False,
+             "hovertemplate": "%{x}<br>" + labels["second"] + ": %{y:,}<extra></extra>"}]
     top = max(a + b for a, b in zip(firsts, seconds))
     return style.figure(data, style.layout(labels, height=height, **PLACES, barmode="stack",
-                                           legend={"traceorder": "normal"}, yaxis={"automargin": True},
-                                           xaxis={"range": [0, top * 1.55]}))
+                                           legend={"traceorder": "normal"}, yaxis={"range": [0, top * 1.18]}))
 
 
 def absorb_figure(distance, errors, *, labels, height=460):

@@ -128,13 +128,18 @@ def axis_wavelengths(model):
             "rotary_dim": p["rotary_dim"]}
 
 
+FAST_PAIRS = 16           # the angle map's pairs: the fastest, whose angles visibly change over a few dozen tokens
+
+
 @cached
 def angles(model, n_text, image, frames, video, fps=2.0):
-    """cos of every pair's angle at every token of the composed sequence (mrope_angles) -> [d/2, L] float32."""
+    """cos of the fastest pairs' angles at every token of the composed sequence (mrope_angles) and each pair's
+    axis -> {"cos": [FAST_PAIRS, L] float32, "axes": [FAST_PAIRS]}."""
     p = MROPE_PRESETS[model]
     ids = torch.as_tensor(sequence(model, n_text, image, frames, video, fps)["ids"])   # [3,L]
     phi = rope.mrope_angles(ids, _inv_freq(model), p["sections"], interleaved=p["interleaved"])   # [L,d/2]
-    return phi.cos().T.contiguous().numpy()                                           # [d/2,L]
+    axes = rope.mrope_pair_axes(p["sections"], interleaved=p["interleaved"])         # [d/2]
+    return {"cos": phi[:, :FAST_PAIRS].cos().T.contiguous().numpy(), "axes": axes[:FAST_PAIRS].numpy()}
 
 
 # ---------------------------------------------------------------- MLA

@@ -29,7 +29,8 @@ def _figures(args, labels=L):
     yield ff.pair_axes_figure([(r["name"], r["axes"]) for r in view.pair_layouts()], labels=labels)
     w = view.axis_wavelengths(args[0])
     yield ff.axis_wavelength_figure(w["wavelengths"], w["axes"], labels=labels)
-    yield ff.angles_figure(view.angles(*args), labels=labels)
+    an = view.angles(*args)
+    yield ff.angles_figure(an["cos"], an["axes"], labels=labels)
     yield ff.cache_figure([("MLA", 512, 64), ("MHA", 16384, 16384), ("rebuilt", 24576, 16384)], labels=labels)
     ab = view.absorption()
     yield ff.absorb_figure(ab["distance"], {m: ab[m]["error"] for m in ("none", "whole", "decoupled")}, labels=labels)
@@ -40,7 +41,7 @@ def test_every_figure_is_valid_plotly(args):
     for fig in _figures(args):
         assert validated_equals_built(fig), fig.layout.title.text
         go.Figure(style.presentation(fig).to_dict())
-        assert len(fig.to_json()) < 300_000          # the angle map at its largest: 64 pairs x 352 tokens
+        assert len(fig.to_json()) < 100_000
 
 
 def test_bare_labels_are_valid_plotly():
@@ -59,7 +60,9 @@ def test_what_the_figures_show():
     assert z.shape == (4, 64) and np.isnan(z[0, 32:]).all()          # Qwen3.5 (bottom row, first): 32 pairs
     assert [tr.name for tr in pairs.data[1:]] == ["T", "H", "W"]
     assert wave.layout.yaxis.type == "log" and sum(len(tr.x) for tr in wave.data) == 64
-    assert np.asarray(angles.data[0].z).shape == (64, s["length"]) and angles.data[0].zmid == 0
-    assert list(cache.data[1].text) == ["24,576 + 16,384 = 40,960", "16,384 + 16,384 = 32,768", "512 + 64 = 576"]
+    assert np.asarray(angles.data[0].z).shape == (16, s["length"]) and angles.data[0].zmid == 0
+    assert list(angles.data[0].y[:3]) == ["0 · T", "1 · T", "2 · T"]             # Qwen2-VL: the fast pairs temporal
+    assert list(cache.data[1].text) == ["576", "32,768", "40,960"]
+    assert list(cache.data[0].x) == ["MLA", "MHA", "rebuilt"]
     assert absorb.layout.yaxis.type == "log" and min(min(tr.y) for tr in absorb.data) >= ff.FLOOR
     assert absorb.data[1].meta == {"real": "y"}                       # the CSV exports the real errors

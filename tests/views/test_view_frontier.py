@@ -70,13 +70,17 @@ def test_pair_layouts_and_wavelengths():
 
 
 def test_angle_map_is_mrope_angles():
-    cos = view.angles("qwen3_vl", 3, "8x8", 2, "4x4")
+    an = view.angles("qwen3_vl", 3, "8x8", 2, "4x4")
     s = view.sequence("qwen3_vl", 3, "8x8", 2, "4x4")
     phi = rope.mrope_angles(torch.as_tensor(s["ids"]), rope.rope_inv_freq(128, 5e6), [24, 20, 20], interleaved=True)
-    assert cos.shape == (64, s["length"]) and np.allclose(cos, phi.cos().T.numpy())
+    cos = an["cos"]
+    assert cos.shape == (view.FAST_PAIRS, s["length"]) and np.allclose(cos, phi[:, :view.FAST_PAIRS].cos().T.numpy())
+    assert list(an["axes"][:6]) == [0, 1, 2, 0, 1, 2]
     inside = cos[:, 3:19]                                  # the image: 4 x 4 tokens
     assert np.allclose(inside[0], inside[0, 0])            # a temporal pair does not change inside an image
-    assert not np.allclose(inside[1], inside[1, 0])        # a height pair does
+    assert not np.allclose(inside[1], inside[1, 0])        # a height pair does, from row to row
+    assert np.allclose(inside[1, :4], inside[1, 0])        # but not along a row
+    assert not np.allclose(inside[2, :4], inside[2, 0])    # a width pair does, along a row
 
 
 def test_mla_model_numbers():
