@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from posviz.figures import style
 
-PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
+PLACES = {"legend_at": "under"}   # every figure: the title wrapped under the toolbar, the legend under the x axis
 AXIS_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2])      # temporal, height, width
 AXIS_LINES = ({"width": 4}, {"width": 2, "dash": "dash"}, {"width": 2, "dash": "dot"})
 AXIS_SYMBOLS = ("circle", "square-open", "x-thin-open")
@@ -101,7 +101,7 @@ def angles_figure(cos, axes, *, labels, height=520):
     data = [{"type": "heatmap", "z": z, "x": cols, "y": ticks, "colorscale": DIVERGING, "zmin": -1, "zmax": 1,
              "zmid": 0, "colorbar": {"title": {"text": "cos"}, "thickness": 14},
              "hovertemplate": "token %{x}<br>pair %{y}<br>cos = %{z:.3f}<extra></extra>"}]
-    return style.figure(data, style.layout(labels, height=height, title_at="top", legend_at=None,
+    return style.figure(data, style.layout(labels, height=height, legend_at=None,
                                            yaxis={"autorange": "reversed", "type": "category"}))
 
 
