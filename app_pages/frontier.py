@@ -40,7 +40,7 @@ def pair_axes(model):
     """Which pair follows which axis, per model; the chosen model's wavelengths by axis."""
     st.subheader(ui.t("frontier.pairs.title"))
     st.markdown(ui.t("frontier.pairs.text"))
-    rows = [(f"{r['name']} {r['sections']}", r["axes"]) for r in view.pair_layouts()]
+    rows = [(r["name"].split()[0], r["sections"], r["axes"]) for r in view.pair_layouts()]
     ui.plot(ff.pair_axes_figure, rows, labels=ui.labels("frontier.fig.pairs", "title", "x", **AXES),
             key="frontier_pairs")
     ui.explain(rope.mrope_pair_axes)

@@ -55,19 +55,21 @@ def position_ids_figure(ids, next_position, blocks, *, labels, height=470):
 def pair_axes_figure(rows, *, labels, height=None):
     """One row per model, one cell per frequency pair (0 = fastest, left), coloured by the axis whose id turns it.
 
-    rows: [(name, axes [d/2] of 0 / 1 / 2)]; labels: title, x, temporal, height, width."""
-    n = max(len(a) for _, a in rows)
+    rows: [(name, mrope_section, axes [d/2] of 0 / 1 / 2)], each named on two lines (name, then its sections);
+    labels: title, x, temporal, height, width."""
+    n = max(len(a) for _, _, a in rows)
     z = np.full((len(rows), n), np.nan, dtype=np.float32)
     text = [["" for _ in range(n)] for _ in rows]
     names = ("temporal", "height", "width")
-    for r, (_, axes) in enumerate(rows):
+    for r, (_, _, axes) in enumerate(rows):
         z[r, :len(axes)] = axes
         for i, a in enumerate(axes):
             text[r][i] = labels[names[int(a)]]
     scale = []
     for a in range(3):
         scale += [[a / 3, AXIS_COLORS[a]], [(a + 1) / 3, AXIS_COLORS[a]]]
-    data = [{"type": "heatmap", "z": z[::-1], "x": np.arange(n), "y": [name for name, _ in rows][::-1],
+    names_y = [f"{style.escape(name)}<br>{list(sec)}" for name, sec, _ in rows][::-1]
+    data = [{"type": "heatmap", "z": z[::-1], "x": np.arange(n), "y": names_y,
              "text": text[::-1], "zmin": -0.5, "zmax": 2.5, "colorscale": scale, "showscale": False, "xgap": 1,
              "ygap": 6, "hovertemplate": "%{y}<br>i = %{x}: %{text}<extra></extra>"}]
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[names[a]],

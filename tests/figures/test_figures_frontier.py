@@ -26,7 +26,7 @@ def validated_equals_built(fig):
 def _figures(args, labels=L):
     s = view.sequence(*args)
     yield ff.position_ids_figure(s["ids"], s["next"], s["blocks"], labels=labels)
-    yield ff.pair_axes_figure([(r["name"], r["axes"]) for r in view.pair_layouts()], labels=labels)
+    yield ff.pair_axes_figure([(r["name"], r["sections"], r["axes"]) for r in view.pair_layouts()], labels=labels)
     w = view.axis_wavelengths(args[0])
     yield ff.axis_wavelength_figure(w["wavelengths"], w["axes"], labels=labels)
     an = view.angles(*args)
@@ -59,6 +59,7 @@ def test_what_the_figures_show():
     z = np.asarray(pairs.data[0].z)
     assert z.shape == (4, 64) and np.isnan(z[0, 32:]).all()          # Qwen3.5 (bottom row, first): 32 pairs
     assert [tr.name for tr in pairs.data[1:]] == ["T", "H", "W"]
+    assert pairs.data[0].y[-1] == "Qwen2-VL 7B<br>[16, 24, 24]"                       # the first model on top
     assert wave.layout.yaxis.type == "log" and sum(len(tr.x) for tr in wave.data) == 64
     assert np.asarray(angles.data[0].z).shape == (16, s["length"]) and angles.data[0].zmid == 0
     assert list(angles.data[0].y[:3]) == ["0 · T", "1 · T", "2 · T"]             # Qwen2-VL: the fast pairs temporal
