@@ -118,6 +118,7 @@ EN = {
     # errors of posviz.lab.kv_cache
     "err.kv.same_shape": "q, k, v must have the same shape [N,H,L,d], got {shapes}",
     "err.kv.dtype": "q, k, v must share one dtype of {choices}, got {got}",
+    "err.kv.sinks_per_head": "sinks needs one logit per head ({heads}), got {got}",
 }
 
 ZH = {
@@ -224,4 +225,5 @@ ZH = {
     # errors of posviz.lab.kv_cache
     "err.kv.same_shape": "q、k、v 的形状必须相同 [N,H,L,d]，收到的是 {shapes}",
     "err.kv.dtype": "q、k、v 必须使用同一个 dtype（{choices} 之一），收到的是 {got}",
+    "err.kv.sinks_per_head": "sinks 需要每个头一个 logit（{heads} 个），收到的是 {got} 个",
 }
