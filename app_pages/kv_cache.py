@@ -72,8 +72,6 @@ def stream_body(setup):
             st.info(ui.t("kv_cache.stream.need_mode"))
         ui.table({
             ui.t("kv_cache.summary.mode"): [ui.t(f"w.kv_stream_modes.{m}") for m in view.STREAM_MODES],
-            ui.t("kv_cache.stream.contract"): [ui.t(f"kv_cache.stream.contract.{streaming.MODE_CONTRACT[m]}")
-                                               for m in view.STREAM_MODES],
             ui.t("kv_cache.summary.verdict"): [ui.t("kv_cache.pass" if res["passed"][m] else "kv_cache.fail")
                                                for m in view.STREAM_MODES],
             ui.t("kv_cache.summary.max"): [f"{res['max_error'][m]:.2e}" for m in view.STREAM_MODES],

@@ -102,7 +102,7 @@ def test_streaming_section_opens_and_states_its_numbers(lang):
     assert_clean(at)
     assert len(figures(at)) == 5                                                # + errors, positions, scores
     stream = _tables(at)[2]
-    assert [row[2] for row in stream[1:]] == [text.get(lang, "kv_cache.pass")] * 3 + [text.get(lang, "kv_cache.fail")]
+    assert [row[1] for row in stream[1:]] == [text.get(lang, "kv_cache.pass")] * 3 + [text.get(lang, "kv_cache.fail")]
     res = view.stream.uncached(48, 4, 8)
     said = text.get(lang, "kv_cache.stream.offsets", t=47, c=12, re=res["max_offset"]["reassigned"],
                     gl=res["max_offset"]["global"])
