@@ -134,11 +134,11 @@ def pack_section(sent_a, sent_b, settings, method, layout, names, head):
     if not pack:
         return
     st.markdown(ui.t("lab.pack.live"))
-    c = st.columns([1.4, 1.2, 1, 1.2], vertical_alignment="center")
+    c = st.columns([1.3, 1.2, 1.5])
     ids = ui.select("lab_pack_ids", view.PACK_IDS, "reset", col=c[0])
     mask = ui.radio("lab_pack_mask", view.PACK_MASKS, "block", col=c[1])
     ranks = ui.select_slider("lab_pack_ranks", view.PACK_RANKS, 1, col=c[2])
-    restart = ui.toggle("lab_pack_restart", False, disabled=ranks == 1, col=c[3])
+    restart = ui.toggle("lab_pack_restart", False, disabled=ranks == 1, col=c[2])
     model = {k: settings[k] for k in ("num_heads", "head_dim", "max_length", "names")}
     with ui.guard():
         packed = view.packed(sent_a, sent_b, pack_off, settings["names"])
@@ -148,7 +148,7 @@ def pack_section(sent_a, sent_b, settings, method, layout, names, head):
         ui.table(view.packed_rows(packed, names=names, run=run, row_labels=ui.labels(
             "lab.pack.col", "token", "segment", "fed", "rank", *view.PACK_CONTRACTS)))
         ui.explain(position_ids.packed_position_ids, packing.pack_position_ids, position_ids.cu_seqlens)
-        st.markdown(" ".join(ui.t(k) for k in (f"lab.pack.ids.{ids}", f"lab.pack.mask.{mask}")))
+        st.markdown("\n\n".join(ui.t(k) for k in (f"lab.pack.ids.{ids}", f"lab.pack.mask.{mask}")))
         if ranks > 1:
             st.markdown(ui.t("lab.pack.cp.restart" if restart else "lab.pack.cp.sliced", r=ranks))
         pack_results(run, view.pack_table(sent_a, sent_b, source_offset=pack_off, **model), method, layout, head,
