@@ -116,13 +116,17 @@ def pack_results(run, table, method, layout, head, rows_m):
                                  **{"name.0": "lab.name.a", "name.1": "lab.name.b"}), key="lab_pack_err")
         ui.explain(packing.pack_experiment, packing.block_causal_mask, packing.sharded_forward,
                    packing.context_parallel_ids)
-    row = view.SUMMARY_ROWS.index((method, layout if method == "rope" else "interleaved"))
-    rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
-    ui.plot(figs.summary_heatmap, table["err"], table["status"], rows,
-            [ui.t(f"lab.pack.setup.{j}") for j in range(len(view.PACK_SETUPS))],
-            selected=None if run["setup"] is None else (row, run["setup"]), key="lab_pack_summary",
-            labels=ui.labels("lab.summary", "na", "oor", title="lab.pack.summary.title"))
-    st.caption(ui.t("lab.pack.summary.note"))
+    with ui.more("lab_pack_all") as box:   # every method x setup: a deep dive (49 packed runs when a size moves)
+        if box.open:
+            row = view.SUMMARY_ROWS.index((method, layout if method == "rope" else "interleaved"))
+            rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
+            tab = view.pack_table(**table)
+            ui.plot(figs.summary_heatmap, tab["err"], tab["status"], rows,
+                    [ui.t(f"lab.pack.setup.{j}") for j in range(len(view.PACK_SETUPS))],
+                    selected=None if run["setup"] is None else (row, run["setup"]), key="lab_pack_summary",
+                    labels=ui.labels("lab.summary", "na", "oor", title="lab.pack.summary.title"))
+            st.caption(ui.t("lab.pack.summary.note"))
+            ui.explain(packing.pack_summary)
 
 
 def pack_section(sent_a, sent_b, settings, method, layout, names, head):
@@ -151,8 +155,8 @@ def pack_section(sent_a, sent_b, settings, method, layout, names, head):
         st.markdown("\n\n".join(ui.t(k) for k in (f"lab.pack.ids.{ids}", f"lab.pack.mask.{mask}")))
         if ranks > 1:
             st.markdown(ui.t("lab.pack.cp.restart" if restart else "lab.pack.cp.sliced", r=ranks))
-        pack_results(run, view.pack_table(sent_a, sent_b, source_offset=pack_off, **model), method, layout, head,
-                     settings["max_length"])
+        table = dict(sentence_a=sent_a, sentence_b=sent_b, source_offset=pack_off, **model)
+        pack_results(run, table, method, layout, head, settings["max_length"])
 
 
 ui.header("lab")

@@ -154,8 +154,15 @@ def _documents(sentence_a, sentence_b, names):
     return docs
 
 
-def _pack_run(model, docs, ids, mask, ranks, restart, source_offset):
-    """One setup on one model -> dict(ids_fed, rank, start, status, errors, correct, chosen)."""
+def _alone(model, docs, start):
+    """Each document run alone (causal, positions start..start+n-1) -> list of AttentionResult."""
+    return [forward(model, t[None], torch.ones_like(t)[None], torch.arange(start, start + len(t))[None], causal=True)
+            for _, t in docs]
+
+
+def _pack_run(model, docs, ids, mask, ranks, restart, source_offset, refs=None):
+    """One setup on one model -> dict(ids_fed, rank, start, status, errors, correct, chosen). `refs`: a dict
+    {start: `_alone` results} shared by the setups of one model (filled here)."""
     lengths = [len(toks) for toks, _ in docs]
     seg = packed_segment_ids(lengths)                                         # [T]
     pos, start = pack_position_ids(lengths, ids, source_offsets=[0, source_offset])   # [T]
@@ -164,9 +171,11 @@ def _pack_run(model, docs, ids, mask, ranks, restart, source_offset):
     token_ids = torch.cat([t for _, t in docs])[None]                         # [1,T]
     out = dict(ids_fed=fed.tolist(), rank=rank.tolist(), start=start, segments=seg.tolist(), status="ok",
                errors=None, correct=None, chosen=None)
+    refs = {} if refs is None else refs
     try:
-        alone = [forward(model, t[None], torch.ones_like(t)[None], torch.arange(start, start + len(t))[None],
-                         causal=True) for _, t in docs]
+        if start not in refs:
+            refs[start] = _alone(model, docs, start)
+        alone = refs[start]
         segments = seg[None] if mask == "block" else None                    # [1,T]
         if ranks == 1:
             chosen = forward(model, token_ids, torch.ones_like(token_ids), fed[None], causal=True,
@@ -219,23 +228,27 @@ def pack_experiment(sentence_a, sentence_b, *, method="rope", rope_layout="inter
 
 @toy_model._one_thread
 def pack_summary(sentence_a, sentence_b, *, source_offset=100, num_heads=2, head_dim=16, max_length=16, seed=0,
-                 names=toy_model.SENTENCE_NAMES):
-    r"""Every method (rows of toy_model.SUMMARY_ROWS) under every packing setup (PACK_SETUPS) -> (err [7,S],
-    status): the largest output error of any token against its document run alone.
+                 names=toy_model.SENTENCE_NAMES, cols=None):
+    r"""Every method (rows of toy_model.SUMMARY_ROWS) under every packing setup (PACK_SETUPS, or the columns
+    `cols` of it) -> (err [7,S], status): the largest output error of any token against its document run
+    alone. The documents alone run once per method and first id, shared by the setups.
 
     Formula:
         \text{cell}(\text{method},\text{setup})=\max_{k,t,c}\big|O^{\text{packed}}_{t_k+t,c}-O^{\text{alone}(d_k)}_{t,c}\big|
     """
     source_offset = check_int("source_offset", source_offset, 0, MAX_LENGTH)
+    setups = PACK_SETUPS if cols is None else tuple(PACK_SETUPS[check_int("cols", j, 0, len(PACK_SETUPS) - 1)]
+                                                   for j in cols)
     docs = _documents(sentence_a, sentence_b, names)
-    err = np.full((len(toy_model.SUMMARY_ROWS), len(PACK_SETUPS)), np.nan)
-    status = [["ok"] * len(PACK_SETUPS) for _ in toy_model.SUMMARY_ROWS]
+    err = np.full((len(toy_model.SUMMARY_ROWS), len(setups)), np.nan)
+    status = [["ok"] * len(setups) for _ in toy_model.SUMMARY_ROWS]
     for i, (method, layout) in enumerate(toy_model.SUMMARY_ROWS):
         model = build_model(method, num_heads=num_heads, head_dim=head_dim, rope_layout=layout,
                             max_length=max_length, seed=seed)
-        for j, (ids, mask, ranks, restart) in enumerate(PACK_SETUPS):
+        refs = {}
+        for j, (ids, mask, ranks, restart) in enumerate(setups):
             run = _pack_run(model, docs, ids, mask, min(ranks, sum(len(t) for t, _ in docs)), restart,
-                            source_offset)
+                            source_offset, refs)
             status[i][j] = run["status"]
             if run["errors"] is not None:
                 err[i, j] = max(float(e.max()) for e in run["errors"])

@@ -204,6 +204,7 @@ EN = {
     "lab.pack.setup.4": "run on + causal",
     "lab.pack.setup.5": "from 0, model from 2",
     "lab.pack.setup.6": "2 ranks restart",
+    "w.lab_pack_all": "Every method under every packing setup",
     "lab.pack.summary.title": "Packing setups · max |ΔO| of any token vs its document alone",
     "lab.pack.summary.note": (
         "Each cell packs A and B for one method and one setup (causal) and reports the largest output error of any "
@@ -497,6 +498,7 @@ ZH = {
     "lab.pack.setup.4": "全局连续 + 因果",
     "lab.pack.setup.5": "从 0 起，模型从 2 起",
     "lab.pack.setup.6": "2 个 rank 各自重置",
+    "w.lab_pack_all": "每种方法在每种打包设置下",
     "lab.pack.summary.title": "打包设置 · 任一 token 与其文档单独运行的 max |ΔO|",
     "lab.pack.summary.note": (
         "每个格子对一种方法、一种设置把 A 和 B 打包（因果），报告任一 token 与其文档单独运行相比的最大输出误差（对数着色）。"

@@ -144,7 +144,7 @@ def test_packed_row_runs_and_shows_ids_mask_and_ranks(lang):
     before = len(figures(at))
     at.toggle(key="lab_pack").set_value(True).run()
     assert_clean(at)
-    assert len(figures(at)) == before + 5                   # correct, packed, difference, errors, summary
+    assert len(figures(at)) == before + 4                   # correct, packed, difference, errors
     assert at.toggle(key="lab_pack_restart").disabled       # one rank: nothing to restart
     df = at.dataframe[-1].value
     fed = [v for v in list(df.iloc[-1])[1:] if v not in ("", None)]
@@ -162,11 +162,22 @@ def test_packed_row_runs_and_shows_ids_mask_and_ranks(lang):
     assert text.get(lang, "lab.pack.cp.restart", r=2) in [m.value for m in at.markdown]
 
 
+def test_packing_summary_is_a_deep_dive():
+    closed = open_page("lab", "en", lab_pack="true")
+    opened = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
+    assert_clean(opened)
+    assert len(figures(opened)) == len(figures(closed)) + 1
+    heat = figures(opened)[-1]
+    assert heat["data"][0]["type"] == "heatmap" and len(heat["data"][0]["x"]) == 7
+    assert text.get("en", "lab.pack.setup.5") in heat["data"][0]["x"]
+
+
 def test_packed_learned_beyond_its_table_is_a_warning():
-    at = open_page("lab", "en", lab_pack="true", lab_method="learned", lab_pack_ids="source")
+    at = open_page("lab", "en", lab_pack="true", lab_method="learned", lab_pack_ids="source", lab_pack_all="true")
     assert not at.exception and not at.error
     assert at.warning and "(104)" in at.warning[-1].value and "M = 16" in at.warning[-1].value
-    assert figures(at)                                       # the packing summary still draws
+    status = figures(at)[-1]["data"][0]["text"]             # the packing summary still draws, "no row" marked
+    assert any(text.get("en", "lab.summary.oor") in row for row in status)
 
 
 @pytest.mark.parametrize("params", [dict(lab_pack="true", lab_pack_ranks="9", lab_pack_ids="zeros"),

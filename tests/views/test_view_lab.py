@@ -223,7 +223,7 @@ def test_pack_leak_scene_numbers(lang):
     sc, kw = _pack_scene("pack_leak")
     a, b = DEFAULTS[lang]
     run = V.pack_run.uncached(a, b, **kw)
-    table = V.pack_table.uncached(a, b, source_offset=kw["source_offset"], num_heads=kw["num_heads"],
+    table = V.pack_table(a, b, source_offset=kw["source_offset"], num_heads=kw["num_heads"],
                                   head_dim=kw["head_dim"], max_length=kw["max_length"])
     say = text.get(lang, "lab.scene.pack_leak.say")
     assert run["doc_max"][0] < V.HARMLESS and f"{run['doc_max'][1]:.2f}" == "0.77" and "0.77" in say
