@@ -130,3 +130,15 @@ def test_sinks_section_opens():
 def test_new_sections_survive_bad_urls(params):
     at = open_page("kv_cache", "en", **params)
     assert not at.exception
+
+
+def test_deep_dive_charts_ask_for_their_margins():
+    """The streaming and sink charts are drawn only with their deep dives open, where the default-view margins
+    test does not look: each has its entry (python -m benchmarks.margins --write measures these views too)."""
+    from posviz.figures import style
+
+    at = open_page("kv_cache", "en", kv_stream="true", kv_sinks="true")
+    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    new = {"kv_stream_errors", "kv_stream_positions", "kv_stream_scores", "kv_sink_mass", "kv_sink_errors"}
+    assert new <= set(keys)
+    assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]

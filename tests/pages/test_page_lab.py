@@ -187,3 +187,12 @@ def test_packed_learned_beyond_its_table_is_a_warning():
 def test_packing_controls_survive_bad_urls(params):
     at = open_page("lab", "en", **params)
     assert not at.exception
+
+
+def test_packing_charts_ask_for_their_margins():
+    from posviz.figures import style
+
+    at = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
+    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    assert {"lab_pack_attn", "lab_pack_attn_chosen", "lab_pack_diff", "lab_pack_err", "lab_pack_summary"} <= set(keys)
+    assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]
