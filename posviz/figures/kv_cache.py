@@ -117,7 +117,7 @@ def sink_score_figure(scores, *, first_evict, labels, height=420):
                        "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}})
         notes.append({"text": escape(labels.get("evict", "")), "showarrow": False, "x": first_evict,
                       "xanchor": "left", "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"})
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=shapes,
+    return figure(data, style.layout(labels, height=height, legend_at="under", margin=style.TIGHT, shapes=shapes,
                                      annotations=notes))
 
 
@@ -133,5 +133,5 @@ def sink_mass_figure(positions, sink, *, labels, height=420):
                      "name": escape(labels.get("head", "head {h}").format(h=h)),
                      "line": {"color": style.PALETTE[h % len(style.PALETTE)], "width": 2.5},
                      "marker": {"size": 7}, "hovertemplate": "i=%{x}<br>%{y:.3f}<extra>%{fullData.name}</extra>"})
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT,
+    return figure(data, style.layout(labels, height=height, legend_at="under", margin=style.TIGHT,
                                      yaxis={"range": [0, 1.02]}))
