@@ -155,6 +155,38 @@ def packed_position_ids(segment_lengths: Sequence[int], contract: str, *,
     return torch.tensor(offsets)[segment] + local                    # [T]
 
 
+def cu_seqlens(segment_lengths: Sequence[int]) -> torch.Tensor:
+    r"""Cumulative segment lengths of a packed row -> IntTensor[K+1] (int32), flash-attention's varlen
+    convention (`cu_seqlens_q`, `cu_seqlens_k`; transformers' DataCollatorWithFlattening's `cu_seq_lens_q`).
+
+    Formula:
+        \text{cu}_0=0,\qquad \text{cu}_{k+1}=\text{cu}_k+n_k
+            \quad(\text{segment }k\text{ is tokens }\text{cu}_k..\text{cu}_{k+1}-1)
+    """
+    lengths = _segment_lengths(segment_lengths)
+    return torch.tensor([0] + lengths, dtype=torch.int32).cumsum(0, dtype=torch.int32)   # [K+1]
+
+
+def segment_ids_from_position_ids(position_ids: torch.Tensor) -> torch.Tensor:
+    r"""Which document each token of a packed row belongs to, read off its position ids -> LongTensor[N,L]:
+    a new document starts wherever the id does not go up by exactly 1 (transformers'
+    find_packed_sequence_indices, which builds the block-diagonal mask from it).
+
+    Formula:
+        \text{seg}_t=\sum_{u\le t}\,[\,p_u-p_{u-1}\ne 1\,],\qquad p_{-1}=p_0-1
+
+    Ids that run on through the whole row (the "global" contract) therefore read as ONE document:
+    the documents are told apart only if the ids restart.
+    """
+    pos = as_tensor("position_ids", position_ids, ndim=(1, 2))                       # [L] or [N,L]
+    if pos.is_floating_point() or pos.is_complex() or pos.dtype == torch.bool:
+        raise PosvizError("lab.integer_tensor", name="position_ids", got=str(pos.dtype))
+    pos = pos.long().reshape(-1, pos.shape[-1])                                      # [N,L]
+    check_int("position_ids length (L)", pos.shape[1], 1, MAX_LENGTH)
+    diff = torch.diff(pos, prepend=pos[:, :1] - 1, dim=-1)                           # [N,L]
+    return (diff != 1).long().cumsum(-1)                                             # [N,L]
+
+
 def _segment_lengths(segment_lengths):
     """A list of 1..MAX_SEGMENTS positive lengths adding up to at most MAX_LENGTH -> list[int]."""
     if isinstance(segment_lengths, (str, bytes)) or not hasattr(segment_lengths, "__len__"):
