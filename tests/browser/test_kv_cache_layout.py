@@ -6,14 +6,14 @@ the table, and its last row is the scene's last decode step.
 """
 import pytest
 
-from harness.browser import app_server, browser_missing_reason, browser_required, launch, settle
+from harness.browser import settle
 from posviz import scenes
 
-pytestmark = pytest.mark.browser
 PROJECTOR = dict(viewport={"width": 1280, "height": 720})
 
 # every markdown table of the main column: its width, its container's, and the text of its last row
-TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdownContainer"] table'))
+TABLES_JS = """() => Array.from(document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stMarkdownContainer"] table'))
   .map(t => { const box = t.closest('[data-testid="stMarkdownContainer"]');
     const rows = t.querySelectorAll('tr'); const last = rows[rows.length - 1];
     return {width: t.getBoundingClientRect().width, scroll: t.scrollWidth, right: t.getBoundingClientRect().right,
@@ -23,26 +23,10 @@ TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"
 
 
 @pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing_reason()
-    if reason:
-        if browser_required():
-            pytest.fail(f"browser tests are required here but cannot run: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def projector(browser):
-    with app_server() as (base, _, _):
-        ctx = browser.new_context(**PROJECTOR)
-        yield base, ctx
-        ctx.close()
+def projector(browser, app_url):
+    ctx = browser.new_context(**PROJECTOR)
+    yield app_url, ctx
+    ctx.close()
 
 
 def _tables(ctx, url):
