@@ -363,7 +363,7 @@ ZH = {
     "kv_cache.stream.contract.global": "全局（原始）位置",
     "kv_cache.stream.need_mode": "请至少选择一种流式缓存。",
     "kv_cache.fig.stream.title": "逐位置最大 |流式缓存 − 直接重算|",
-    "kv_cache.fig.stream.fill": "缓存填充中",
+    "kv_cache.fig.stream.fill": "缓存未满",
     "kv_cache.fig.stream.pos.title": "最后一步（token {t}）使用的位置",
     "kv_cache.stream.offsets": (
         "最后一步（token {t}）缓存中有 {c} 个 Key。重新编号时 Query 看到的位移最多 **{re:g}**；用全局位置则最多 **{gl:g}**："
