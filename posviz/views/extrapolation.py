@@ -151,7 +151,9 @@ def curve_inputs(model):
     """The layer-type curves of a described model (views.models.read / entry) as JSON for
     layer_curves: "<type>", or for LongRoPE "<type>:short" and "<type>:long"."""
     out = {}
-    for key, t in model["types"].items():
+    order = [k for k in model["types"] if k != model["main"]] + [model["main"]]   # local layers first, global last
+    for key in order:
+        t = model["types"][key]
         switch = t["params"].get("original_max_position_embeddings") if "inv_long" in t else None
         out[key + (":short" if switch else "")] = [np.asarray(t["inv_freq"], dtype=np.float64).tolist(),
                                                   t["attention"], switch]

@@ -76,10 +76,10 @@ def test_pasted_configs_phi35_deepseek_and_not_supported():
     assert at.metric[4].value == "64"
     assert any("1.8739" in c.value for c in at.caption)     # the softmax scale note
     # valid but not supported yet: a warning, never "Invalid input", and no figures of another model
-    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "proportional"}}').run()
+    at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "axial"}}').run()
     assert not at.exception and not at.error
     assert at.warning[0].value == text.get("en", "extrapolation.paste.unsupported")
-    assert "proportional" in at.code[0].value and figures(at) == []
+    assert "axial" in at.code[0].value and figures(at) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

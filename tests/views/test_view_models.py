@@ -57,7 +57,7 @@ def test_live_check_against_transformers(key):
 def test_live_check_reports_instead_of_raising():
     c = view.transformers_check('{"model_type": "internlm2", "hidden_size": 256, "num_attention_heads": 4}')
     assert "error" in c
-    r = view.read_pasted('{"head_dim": 64, "rope_scaling": {"rope_type": "proportional"}}')
+    r = view.read_pasted('{"head_dim": 64, "rope_scaling": {"rope_type": "axial"}}')
     assert r["boundary"] and r["code"] == "unsupported"
     r = view.read_pasted('{"head_dim": 63}')
     assert not r["boundary"] and r["code"] == "even"
