@@ -9,19 +9,22 @@ import numpy as np
 from posviz.figures import style
 
 PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
-STRIP = ("rope", "local", "global", "nope", "linear")
+STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
-                "nope": style.PALETTE[1], "linear": "#B8B8B8"}
+                "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6]}
+MARK_SYMBOLS = {"partial": "circle-open", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
 MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALETTE[4], style.PALETTE[1],
                 "#000000", style.PALETTE[5])
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
-def layer_strip_figure(strips, names, *, labels, height=None):
+def layer_strip_figure(strips, names, *, labels, height=None, marks=None, windows=None):
     """One row per model, one cell per layer, coloured by what the layer does with positions.
 
     strips: [[category per layer]] (categories of STRIP); names: row labels; labels: title, x, and
-    one name per category (labels["rope"], labels["local"], ...)."""
+    one name per category (labels["rope"], labels["local"], ...). Optional marks: [[""/"partial"/"proportional"
+    per layer]] drawn as a symbol on the cell (labels["partial"], labels["proportional"] name them);
+    windows: [[window or None per layer]] shown on hover (labels["window"] = "window {w}")."""
     n = max((len(s) for s in strips), default=1)
     code = {c: i for i, c in enumerate(STRIP)}
     z = np.full((len(strips), n), np.nan, dtype=np.float32)
@@ -30,6 +33,12 @@ def layer_strip_figure(strips, names, *, labels, height=None):
         for i, c in enumerate(s):
             z[r, i] = code[c]
             text[r][i] = labels[c]
+            w = windows[r][i] if windows and i < len(windows[r]) else None
+            m = marks[r][i] if marks and i < len(marks[r]) else ""
+            if w:
+                text[r][i] += " · " + labels["window"].format(w=f"{w:,}")
+            if m:
+                text[r][i] += " · " + labels[m]
     k = len(STRIP)
     scale = []
     for i, c in enumerate(STRIP):
@@ -40,6 +49,14 @@ def layer_strip_figure(strips, names, *, labels, height=None):
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
               "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
              for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
+    rows = list(names)
+    for mark, symbol in MARK_SYMBOLS.items():
+        xy = [(i, rows[r]) for r, ms in enumerate(marks or []) for i, m in enumerate(ms) if m == mark]
+        if xy:
+            data.append({"type": "scatter", "x": [x for x, _ in xy], "y": [y for _, y in xy], "mode": "markers",
+                         "name": labels[mark], "hoverinfo": "skip",
+                         "marker": {"size": 7, "symbol": symbol, "color": "#FFFFFF",
+                                    "line": {"color": "#000000", "width": 1}}})
     lay = style.layout(labels, height=height or 200 + 46 * len(strips), **PLACES, xaxis={"showgrid": False},
                        yaxis={"automargin": True, "showgrid": False})
     return style.figure(data, lay)
@@ -83,3 +100,20 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
             shapes.append({"type": "line", "x0": longest, "x1": longest, "xref": "x", "y0": 0, "y1": 1,
                            "yref": "y domain", "line": {"color": color, "dash": "dot", "width": 1.3}})
     return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, xaxis=_LOG_AXIS))
+
+
+def rotated_dims_figure(masks, names, *, labels, height=None):
+    """Which of a head's D dims rotate, one row per reading: masks [[bool per dim]], names the rows;
+    labels: title, x, "rotated", "still" (the two colours' names)."""
+    z = np.asarray(masks, dtype=np.float32)[::-1]
+    scale = [[0, "#E8E8E8"], [0.5, "#E8E8E8"], [0.5, style.PALETTE[3]], [1, style.PALETTE[3]]]
+    text = [[labels["rotated"] if v else labels["still"] for v in row] for row in z]
+    data = [{"type": "heatmap", "z": z, "x": np.arange(z.shape[1]), "y": list(names)[::-1], "text": text,
+             "zmin": 0, "zmax": 1, "colorscale": scale, "showscale": False, "ygap": 6,
+             "hovertemplate": "%{y}<br>dim %{x}: %{text}<extra></extra>"}]
+    data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
+              "marker": {"size": 12, "symbol": "square", "color": color}}
+             for c, color in (("rotated", style.PALETTE[3]), ("still", "#E8E8E8"))]
+    lay = style.layout(labels, height=height or 260, **PLACES, xaxis={"showgrid": False},
+                       yaxis={"automargin": True, "showgrid": False})
+    return style.figure(data, lay)
