@@ -43,7 +43,7 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
     scale = []
     for i, c in enumerate(STRIP):
         scale += [[i / k, STRIP_COLORS[c]], [(i + 1) / k, STRIP_COLORS[c]]]
-    data = [{"type": "heatmap", "z": z[::-1], "x": np.arange(n), "y": list(names)[::-1], "text": text[::-1],
+    data = [{"type": "heatmap", "name": "", "z": z[::-1], "x": np.arange(n), "y": list(names)[::-1], "text": text[::-1],
              "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale, "showscale": False, "xgap": 1, "ygap": 4,
              "hovertemplate": "%{y}<br>%{x}: %{text}<extra></extra>"}]
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,

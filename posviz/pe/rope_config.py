@@ -460,7 +460,7 @@ def _read_hf(cfg):
         notes.append(("unverified", text_type))
     mrope = _mrope({**per_type[main_key], **main.rope_parameters} if main_key in per_type else main.rope_parameters,
                    tc)
-    windows = [_window(text_type, kind, lc) for kind, lc in zip(kinds, layer_cfgs)]
+    windows = [_window(text_type, kind, lc, max_pos) for kind, lc in zip(kinds, layer_cfgs)]
     placement = "trailing" if getattr(tc, "qk_nope_head_dim", None) or text_type in TRAILING else "leading"
     return _finish(model_type, main.attn_dim, main, max_pos, layer_rope, rope, main.softmax_scale, kinds, layout,
                    temperature, notes, ignored, mrope=mrope, windows=windows, placement=placement)
@@ -475,10 +475,11 @@ def _main_key(rope, layer_rope):
     return max(rope, key=layer_rope.count)
 
 
-def _window(text_type, kind, lc):
+def _window(text_type, kind, lc, max_pos=None):
     """The attention window of a layer (the distances 0 .. w-1 it can see), or None for full attention:
     sliding layers' sliding_window, chunked layers' attention_chunk_size, and sliding_window on every layer
-    of the model types whose attention applies it everywhere (Mistral, Mixtral, Phi-3, DeepSeek-V4)."""
+    of the model types whose attention applies it everywhere (Mistral, Mixtral, Phi-3, DeepSeek-V4). A window
+    at least max_position_embeddings long never binds (Phi-3.5's 262,144 of 131,072 positions): None."""
     if kind in NO_ATTENTION_KINDS:
         return None
     if kind == "chunked_attention":
@@ -487,7 +488,9 @@ def _window(text_type, kind, lc):
         w = getattr(lc, "sliding_window", None)
     else:
         w = None
-    return int(w) if isinstance(w, (int, float)) and not isinstance(w, bool) and w > 0 else None
+    if not isinstance(w, (int, float)) or isinstance(w, bool) or w <= 0 or (max_pos and w >= max_pos):
+        return None
+    return int(w)
 
 
 def _mrope(params, tc):
@@ -551,7 +554,7 @@ def _no_rope_model(tc, model_type, text_type, kinds, layer_cfgs, max_pos, notes)
     _, attn_dim = _hf_head_dims(layer_cfgs[0], [])
     how = NO_ROPE.get(text_type, "none")
     notes.append(("no_rope", how))
-    windows = [_window(text_type, kind, lc) for kind, lc in zip(kinds, layer_cfgs)]
+    windows = [_window(text_type, kind, lc, max_pos) for kind, lc in zip(kinds, layer_cfgs)]
     return ModelRope(model_type=model_type, head_dim=int(attn_dim), rotary_dim=0, trained_length=max_pos,
                      layer_rope=["nope"] * len(kinds), rope={}, softmax_scale=1.0, max_length=max_pos,
                      layer_kinds=kinds, notes=tuple(notes), windows=windows, no_rope=how)
@@ -667,7 +670,7 @@ def _read_generic(cfg):
     main_key = next(k for k, lr in rope.items() if lr.rope_parameters == main.rope_parameters)
     raw_main = per_type.get(main_key) or {}
     mrope = _mrope({**raw_main, **rope[main_key].rope_parameters}, None)
-    windows = [_window(None, kind, _Attrs(raw)) for kind in kinds]
+    windows = [_window(None, kind, _Attrs(raw), max_pos) for kind in kinds]
     return _finish(model_type, attn_dim, rope[main_key], max_pos, layer_rope, rope, softmax, kinds, "half", None,
                    notes, ignored, mrope=mrope, windows=windows)
 

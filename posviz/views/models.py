@@ -76,11 +76,11 @@ def describe(model):
     for key, lr in model.rope.items():
         inv, a = lr.frequencies()                                                     # [r/2]
         p = lr.rope_parameters
-        windows = {w for w, k in zip(model.windows, model.layer_rope) if k == key}
+        windows = sorted({w for w, k in zip(model.windows, model.layer_rope) if k == key}, key=lambda w: w or 0)
         t = {"params": _plain_params(p), "rotary_dim": lr.rotary_dim, "inv_freq": inv.numpy(),
              "attention": a, "layers": model.layer_rope.count(key), "attn_dim": lr.attn_dim or model.head_dim,
              "softmax": lr.softmax_scale, "pairs": lr.rotated_pairs,
-             "window": next(iter(windows)) if len(windows) == 1 else None}
+             "window": windows[0] if len(windows) == 1 else None, "windows": windows}
         if p["rope_type"] == "longrope":
             inv_l, a_l = lr.frequencies(seq_len=p["original_max_position_embeddings"] + 1)   # [r/2]
             t.update(inv_long=inv_l.numpy(), attention_long=a_l)
@@ -88,6 +88,7 @@ def describe(model):
     return {"model_type": model.model_type, "head_dim": model.head_dim, "rotary_dim": model.rotary_dim,
             "trained": model.trained_length, "max_length": model.max_length, "layer_rope": list(model.layer_rope),
             "strip": layer_strip(model), "marks": layer_marks(model), "windows": list(model.windows),
+            "kinds": list(model.layer_kinds),
             "softmax_scale": model.softmax_scale, "mrope_section": model.mrope_section,
             "mrope_interleaved": model.mrope_interleaved, "mrope_axes": list(model.mrope_axes or []),
             "layout": model.layout, "placement": model.placement, "temperature": model.query_temperature,
@@ -297,3 +298,16 @@ def proportional_vs_partial(head_dim, factor, base, train_length, n_distances=60
                         "mask": scaling.rotated_dims(head_dim, float(factor), reading).numpy(),
                         "score": scaling.ones_score(inv, r).numpy()}
     return out
+
+
+@cached(max_entries=256)
+def paste_lengths(config_text):
+    """The lengths a pasted config is analysed at -- its own trained and maximum lengths, exactly as a
+    gallery model's (posviz.pe.models.own_lengths) -> (l_train, l_target), or None when it cannot be read."""
+    r = read_pasted(config_text)
+    if r.get("model") is None:
+        return None
+    m = r["model"]
+    rope = rope_config.ModelRope(model_type=m["model_type"], head_dim=m["head_dim"], rotary_dim=m["rotary_dim"],
+                                 trained_length=m["trained"], layer_rope=[], rope={}, max_length=m["max_length"])
+    return gallery.own_lengths(rope)
