@@ -70,7 +70,8 @@ def model_section(m, name, l_train, l_target):
         st.info(ui.t(f"extrapolation.no_rope.{m['no_rope']}"))
     col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention",
                     "window")
-    ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+    if m["types"]:
+        ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
     for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
         st.caption(ui.t(f"extrapolation.note.{code}", v=v))
     for w in view.window_phases(view.window_inputs(m)):   # what a window means for the distances and phases met

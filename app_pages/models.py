@@ -27,11 +27,11 @@ def proportional_section():
     base = ui.select_slider("models_prop_base", view.PROP_BASES, 1000000, col=c[2])
     l_train = ui.select_slider("models_prop_ltrain", gallery.LENGTHS, 131072, col=c[3])
     pv = view.proportional_vs_partial(dim, frac, base, l_train)
-    names = ui.labels("models.prop", *view.READINGS)
+    names, short = ui.labels("models.prop", *view.READINGS), ui.labels("models.prop.short", *view.READINGS)
     m = st.columns(4)
     for i, r in enumerate(view.READINGS):
-        m[i].metric(ui.t("models.prop.metric.slowest", reading=names[r]), f"{pv[r]['slowest']:.3g}")
-        m[2 + i].metric(ui.t("models.prop.metric.never", reading=names[r]),
+        m[i].metric(ui.t("models.prop.metric.slowest", reading=short[r]), f"{pv[r]['slowest']:.3g}")
+        m[2 + i].metric(ui.t("models.prop.metric.never", reading=short[r]),
                         ui.t("models.prop.metric.never.value", n=pv[r]["never"], k=pv["k"]))
     ui.plot(fm.rotated_dims_figure, [pv[r]["mask"] for r in view.READINGS], [names[r] for r in view.READINGS],
             key="models_prop_dims", labels=ui.labels("models.prop", "rotated", "still",

@@ -8,11 +8,12 @@ import numpy as np
 
 from posviz.figures import style
 
-PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
+PLACES = {"title_at": "phone", "legend_at": "under"}   # every figure: the title under the toolbar (wrapped on a
+                                                       # phone), the legend under the x axis
 STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
                 "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6]}
-MARK_SYMBOLS = {"partial": "circle-open", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
+MARK_SYMBOLS = {"partial": "circle", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
 MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALETTE[4], style.PALETTE[1],
                 "#000000", style.PALETTE[5])
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
@@ -55,8 +56,8 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
         if xy:
             data.append({"type": "scatter", "x": [x for x, _ in xy], "y": [y for _, y in xy], "mode": "markers",
                          "name": labels[mark], "hoverinfo": "skip",
-                         "marker": {"size": 7, "symbol": symbol, "color": "#FFFFFF",
-                                    "line": {"color": "#000000", "width": 1}}})
+                         "marker": {"size": 7, "symbol": symbol, "color": "#FFFFFF" if mark == "proportional"
+                                    else "#000000", "line": {"color": "#000000", "width": 1}}})
     lay = style.layout(labels, height=height or 200 + 46 * len(strips), **PLACES, xaxis={"showgrid": False},
                        yaxis={"automargin": True, "showgrid": False})
     return style.figure(data, lay)
@@ -67,6 +68,7 @@ def wavelength_compare_figure(models, *, labels, height=540):
     different widths share the x axis), with its trained (solid) and maximum (dashed) lengths as
     horizontal lines of its colour. models: [{"name", "x", "wavelengths", "trained", "max_length"}]."""
     data, shapes = [], []
+    shared = len(models) > 1 and len({(m["trained"], m["max_length"]) for m in models}) == 1   # one set of lines
     for j, m in enumerate(models):
         color = MODEL_COLORS[j % len(MODEL_COLORS)]
         data.append({"type": "scatter", "x": style.f32(m["x"]), "y": style.f32(m["wavelengths"]),
@@ -74,12 +76,14 @@ def wavelength_compare_figure(models, *, labels, height=540):
                      "marker": {"size": 4},
                      "hovertemplate": m["name"] + "<br>i/(d/2)=%{x:.3f}<br>λ=%{y:.4g}<extra></extra>"})
         for length, dash in ((m["trained"], "solid"), (m["max_length"], "dash")):
-            if length:
+            if length and not (shared and j):
                 shapes.append({"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": length, "y1": length,
-                               "yref": "y", "line": {"color": color, "dash": dash, "width": 1.3}, "opacity": 0.8})
-    for name, dash in ((labels["trained"], "solid"), (labels["max"], "dash")):   # what the line styles mean
-        data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name,
-                     "line": {"color": "#555", "dash": dash, "width": 1.3}})
+                               "yref": "y", "line": {"color": "#555" if shared else color, "dash": dash,
+                                                     "width": 1.3}, "opacity": 0.8})
+    for name, dash, key in ((labels["trained"], "solid", "trained"), (labels["max"], "dash", "max_length")):
+        if any(m[key] for m in models):                                      # what the line styles mean
+            data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name,
+                         "line": {"color": "#555", "dash": dash, "width": 1.3}})
     return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, yaxis=_LOG_AXIS,
                                            xaxis={"range": [0, 1]}))
 
