@@ -38,7 +38,7 @@ from posviz.pe.scaling import (
     rope_frequencies,
     rotary_width,
 )
-from posviz.validate import MAX_DIM, MAX_POSITION, PosvizError, check_int
+from posviz.validate import MAX_DIM, MAX_POSITION, PosvizError, check_float, check_int
 
 MAX_BYTES = 65536
 MAX_DEPTH = 20
@@ -59,6 +59,8 @@ ROPE_KIND_OF_LAYER = {"deepseek_v4": lambda kind: "main" if kind == "sliding_att
 OUTPUT_ROTATION = {"deepseek_v4"}
 # Attention multiplies q.k by 1.0 (their q / k norms carry the scale): the factor on 1/sqrt(d) is sqrt(d).
 SCALE_ONE = {"gemma3n_text", "gemma4_text"}
+# Query temperature on NoPE layers (attn_temperature_tuning, floor_scale, attn_scale): Llama 4 only.
+QUERY_TEMPERATURE = {"llama4_text"}
 ATTENTION_MULTIPLIER = {"granite", "granitemoe", "granitemoeshared"}
 # Every layer applies the config's sliding_window (no layer_types): Mistral 7B v0.1, Mixtral, Phi-3, DeepSeek-V4.
 ALL_LAYER_WINDOW = {"mistral", "mixtral", "phi3", "starcoder2", "deepseek_v4"}
@@ -360,11 +362,14 @@ def _hf_text_config(cfg):
     try:
         with HF_LOCK:
             conf = _transformers().AutoConfig.for_model(model_type, **kwargs)
-            return conf.get_text_config(decoder=True)
+            tc = conf.get_text_config(decoder=True)
     except PosvizError:
         raise
     except Exception as e:    # transformers' own validation (a strict dataclass, a KeyError, ...)
         raise PosvizError("config_rejected", model_type=model_type, reason=_reason(e)) from None
+    if not isinstance(getattr(tc, "model_type", None), str):   # a text_config a config class keeps as a plain dict
+        raise PosvizError("config_foreign_text", model_type=model_type)
+    return tc
 
 
 def _reason(e):
@@ -409,8 +414,10 @@ def _read_hf(cfg):
     notes, ignored = [("transformers", transformers_version())], set()
     raw = _raw_text_part(cfg)
     notes += _source_notes(cfg, raw)
-    max_pos = getattr(tc, "max_position_embeddings", None)
-    n_layers = getattr(tc, "num_hidden_layers", None) or 1
+    max_pos = getattr(tc, "max_position_embeddings", None)   # what the class read, under any of its names
+    max_pos = _int("max_position_embeddings", max_pos, 1, 10 ** 8) if max_pos is not None else None
+    n_layers = getattr(tc, "num_hidden_layers", None)
+    n_layers = _int("num_hidden_layers", n_layers, 1, MAX_LAYERS) if n_layers is not None else 1
     kinds = [str(k) for k in (getattr(tc, "layer_types", None) or ["full_attention"] * n_layers)][:n_layers]
     kinds += ["full_attention"] * (n_layers - len(kinds))
     layer_cfgs = [_layer_config(tc, i) for i in range(n_layers)]
@@ -441,8 +448,10 @@ def _read_hf(cfg):
     main = rope[main_key]
     rope = {main_key: main, **{k: v for k, v in rope.items() if k != main_key}}   # the main layer type first
     temperature = None
-    if getattr(tc, "attn_temperature_tuning", False) and "nope" in layer_rope:
-        temperature = {"floor_scale": float(tc.floor_scale), "attn_scale": float(tc.attn_scale)}
+    if text_type in QUERY_TEMPERATURE and getattr(tc, "attn_temperature_tuning", False) and "nope" in layer_rope:
+        temperature = {"floor_scale": check_float("floor_scale", _number("floor_scale", tc.floor_scale), 1.0,
+                                                  MAX_POSITION),   # a number of positions (Llama 4: 8192)
+                       "attn_scale": check_float("attn_scale", _number("attn_scale", tc.attn_scale), -10.0, 10.0)}
     layout = "interleaved" if {model_type, text_type} & INTERLEAVED or getattr(tc, "rope_interleave", False) \
         else "half"
     theta_given = "rope_theta" in raw or any(isinstance(v, dict) and ("rope_theta" in v or any(
@@ -759,6 +768,11 @@ def _read(config):
     model_type = cfg.get("model_type")
     if model_type is not None and not isinstance(model_type, str):
         raise PosvizError("config_field", name="model_type", got=repr(model_type)[:60])
+    tc = cfg.get("text_config")
+    if tc is not None and not isinstance(tc, dict):
+        raise PosvizError("rope_dict", name="text_config", got=type(tc).__name__)
+    if tc and tc.get("model_type") is not None and not isinstance(tc["model_type"], str):
+        raise PosvizError("config_field", name="text_config.model_type", got=repr(tc["model_type"])[:60])
     cfg, renamed = _rename_su(cfg)
     model = _read_hf(cfg) if model_type and known_model_type(model_type) else _read_generic(cfg)
     return dataclasses.replace(model, notes=model.notes + (("su", "longrope"),)) if renamed else model

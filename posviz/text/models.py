@@ -120,6 +120,7 @@ EN = {
     "err.config_text": "config must be text (a config.json) or a dict, got {got}",
     "err.config_huge": "config holds a number too long to read (more than 4300 digits)",
     "err.config_unreadable": "this config could not be read ({reason}); the page goes on without it",
+    "err.config_foreign_text": "model_type {model_type!r} has no text_config of its own: remove text_config, or give the model_type of the model it belongs to",
 }
 
 ZH = {
@@ -241,6 +242,7 @@ ZH = {
     "err.config_text": "配置必须是文本（一份 config.json）或字典，收到的是 {got}",
     "err.config_huge": "配置中有一个位数过多、无法读取的数（超过 4300 位）",
     "err.config_unreadable": "无法读取这份配置（{reason}）；页面照常运行，只是不用它",
+    "err.config_foreign_text": "model_type {model_type!r} 没有自己的 text_config：请删去 text_config，或给出它所属模型的 model_type",
 }
 
 

@@ -225,3 +225,10 @@ def test_pasted_failures_of_any_kind_are_messages(lang):
     at.text_area(key="ext_paste").set_value(json.dumps(bad)).run()
     assert not at.exception and at.error[0].value == text.get(lang, "ui.invalid")
     assert "query_pre_attn_scalar" in at.code[0].value and figures(at) == []
+    for cfg, name in (({**gallery.GALLERY["mixtral_8x7b"]["config"], "text_config": 3}, "text_config"),
+                      ({**gallery.GALLERY["deepseek_v3"]["config"], "text_config": {"hidden_size": 64}}, "deepseek_v3"),
+                      ({**gallery.GALLERY["kimi_linear"]["config"], "model_max_length": "x"},
+                       "max_position_embeddings")):
+        at.text_area(key="ext_paste").set_value(json.dumps(cfg)).run()   # failures the fuzz test of the views found
+        assert not at.exception and at.error[0].value == text.get(lang, "ui.invalid")
+        assert name in at.code[0].value and figures(at) == []
