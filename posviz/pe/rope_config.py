@@ -73,8 +73,9 @@ NO_ROPE = {"kimi_linear": "linear", "gpt2": "learned", "gpt_bigcode": "learned",
            "bloom": "alibi", "mpt": "alibi", "t5": "relative_bias"}
 # Text-config model types whose frequencies tests/pe/test_real_models.py checks against transformers' own rotary
 # module (inv_freq and attention factor per layer type, on the class's default config; the gallery's models also
-# on their published fields, with softmax scale, widths, NoPE layers, windows and pairing): 162 of transformers
-# 5.24's text configs with RoPE. Any other type is read the same way, with a note ("unverified").
+# on their published fields, with softmax scale, widths, NoPE layers, windows and pairing): 168 of the 280 configs
+# of transformers 5.24 with RoPE (the others: vision / audio encoders, or hybrids posviz does not read exactly yet),
+# and Kimi Linear, read as having none. Any other type is read the same way, with a note ("unverified").
 VERIFIED = frozenset("""
 afmoe apertus apertus1p5_text arcee aria_text axk1 axk2 bailing_hybrid beam bitnet blt_global_transformer
 blt_local_decoder blt_patcher chameleon cohere cohere2 cohere2_moe cosmos3_edge_text csm csm_depth_decoder_model
@@ -93,7 +94,9 @@ paddleocr_vl_text persimmon phi phi3 phi4_multimodal phimoe qwen2 qwen2_5_omni_t
 qwen2_vl_text qwen3 qwen3_5_moe_text qwen3_5_text qwen3_moe qwen3_next qwen3_vl_moe_text qwen3_vl_text
 qwen4_exp_text recurrent_gemma seed_oss smollm3 solar_open stablelm starcoder2 step3p5 t5_gemma_module
 t5gemma2_decoder t5gemma2_text timesfm2_5 ultrabert unlimited_ocr_text vaultgemma voxtral_realtime_text youtu
-zamba2 zaya""".split())
+zamba2 zaya
+gradium_phonon_tts kyutai_speech_to_text mimi pocket_tts qwen2_5_omni_talker qwen3_omni_moe_talker_code_predictor
+qwen3_omni_moe_talker_text""".split())
 # Keys that carry sizes: capped before any config class sees them (a layer list of 10**9 ...).
 _SIZE_CAPS = {"num_hidden_layers": MAX_LAYERS, "n_layer": MAX_LAYERS, "num_layers": MAX_LAYERS,
               "num_attention_heads": 4096, "n_head": 4096, "hidden_size": 2 ** 20, "n_embd": 2 ** 20,
@@ -452,8 +455,8 @@ def _read_hf(cfg):
         temperature = {"floor_scale": check_float("floor_scale", _number("floor_scale", tc.floor_scale), 1.0,
                                                   MAX_POSITION),   # a number of positions (Llama 4: 8192)
                        "attn_scale": check_float("attn_scale", _number("attn_scale", tc.attn_scale), -10.0, 10.0)}
-    layout = "interleaved" if {model_type, text_type} & INTERLEAVED or getattr(tc, "rope_interleave", False) \
-        else "half"
+    interleave = getattr(layer_cfgs[0], "rope_interleave", False)   # DeepSeek-V3 / Kimi's flag
+    layout = "interleaved" if {model_type, text_type} & INTERLEAVED or interleave else "half"
     theta_given = "rope_theta" in raw or any(isinstance(v, dict) and ("rope_theta" in v or any(
         isinstance(x, dict) and "rope_theta" in x for x in v.values()))
         for v in (raw.get("rope_parameters"), raw.get("rope_scaling")))
@@ -470,7 +473,8 @@ def _read_hf(cfg):
     mrope = _mrope({**per_type[main_key], **main.rope_parameters} if main_key in per_type else main.rope_parameters,
                    tc)
     windows = [_window(text_type, kind, lc, max_pos) for kind, lc in zip(kinds, layer_cfgs)]
-    placement = "trailing" if getattr(tc, "qk_nope_head_dim", None) or text_type in TRAILING else "leading"
+    main_lc = layer_cfgs[keys.index(main_key)] if main_key in keys else layer_cfgs[0]   # per layer: heterogeneous
+    placement = "trailing" if getattr(main_lc, "qk_nope_head_dim", None) or text_type in TRAILING else "leading"
     return _finish(model_type, main.attn_dim, main, max_pos, layer_rope, rope, main.softmax_scale, kinds, layout,
                    temperature, notes, ignored, mrope=mrope, windows=windows, placement=placement)
 

@@ -232,3 +232,20 @@ def test_pasted_failures_of_any_kind_are_messages(lang):
         at.text_area(key="ext_paste").set_value(json.dumps(cfg)).run()   # failures the fuzz test of the views found
         assert not at.exception and at.error[0].value == text.get(lang, "ui.invalid")
         assert name in at.code[0].value and figures(at) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_pasted_model_shows_another_models_example(lang):
+    """Under a pasted model (Qwen2.5 YaRN, gpt-oss, Gemma 3) the analysis speaks of that model only: no
+    sentence about Llama 3.1's bands (8192/4 = 2048) outside the background section on the methods."""
+    at = open_page("extrapolation", lang, ext_preset="pasted")
+    why = {text.get(lang, f"extrapolation.why.{p}") for p in ("angles", "pi", "ntk", "yarn", "llama3", "longrope",
+                                                                 "train", "eval", "deepseek")}
+    for key in ("qwen25_7b_yarn", "gpt_oss_20b", "gemma3_27b"):
+        at.text_area(key="ext_paste").set_value(gallery.config_json(key)).run()
+        assert_clean(at)
+        shown = [m.value for m in at.markdown if not any(w in m.value for w in why)] + [c.value for c in at.caption]
+        assert not [s for s in shown if "Llama 3.1" in s or "8192/4" in s], key
+        own = gallery.model(key)
+        assert (at.select_slider(key="ext_ltrain").value, at.select_slider(key="ext_ltarget").value) == \
+            (own["l_train"], own["l_target"]), key
