@@ -25,6 +25,7 @@ PAGES = [
     ("app_pages/decay.py", "decay", "rope"),
     ("app_pages/extrapolation.py", "extrapolation", "rope"),
     ("app_pages/models.py", "models", "rope"),
+    ("app_pages/frontier.py", "frontier", "rope"),
     ("app_pages/length.py", "length", "rope"),
     ("app_pages/lab.py", "lab", "lab"),
     ("app_pages/kv_cache.py", "kv-cache", "lab"),

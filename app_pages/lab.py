@@ -6,7 +6,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import lab as figs
-from posviz.lab import toy_layer, toy_model
+from posviz.lab import packing, toy_layer, toy_model
 from posviz.pe import position_ids
 from posviz.views import lab as view
 
@@ -28,7 +28,8 @@ def effects(res, scheme, bugs):
 
 
 def compare(res, heads):
-    """3 · the attention of one row and head, correct against chosen, and the error of every token."""
+    """3 · the attention of one row and head, correct against chosen, and the error of every token -> the head
+    shown (the packed row's maps show it too)."""
     st.subheader(ui.t("lab.compare"))
     row = ui.radio("lab_row", (0, 1), 0)
     head = min(ui.radio("lab_head", tuple(range(heads)), 0), heads - 1)
@@ -50,6 +51,7 @@ def compare(res, heads):
             labels=ui.labels("lab.err", "title", "y", harmless=("lab.err.harmless", {"v": view.HARMLESS}),
                              harmful=("lab.err.harmful", {"v": view.HARMFUL}),
                              **{"name.0": "lab.name.a", "name.1": "lab.name.b"}), key="lab_err")
+    return head
 
 
 def tensors(res, names):
@@ -87,19 +89,74 @@ def summary(sent_a, sent_b, settings, method, layout, scheme, bugs):
         ui.explain(toy_model.summary_matrix, note=ui.t("lab.summary.explain"))
 
 
-def packing(sent_a, sent_b, sentence_names, names):
-    """6 · the two sentences packed into one row: what the position ids must do."""
+def pack_results(run, table, method, layout, head, rows_m):
+    """6 · what the packed row computes: its verdict, attention against each document alone, the error per
+    token, and every method under every packing setup."""
+    if run["status"] != "ok":
+        st.warning(ui.t("lab.pack.oor", hi=run["hi"], m=rows_m))
+    else:
+        st.metric(ui.t("lab.pack.metric"), f"{run['max_error']:.2e}")
+        st.markdown(f"**{ui.t('lab.verdict.' + run['verdict'])}**")
+        c = st.columns(3)
+        maps = ((figs.attention_map, (run["correct"][head],), "lab_pack_attn", "lab.pack.fig.correct", "lab.fig.prob"),
+                (figs.attention_map, (run["chosen"][head],), "lab_pack_attn_chosen", "lab.pack.fig.chosen",
+                 "lab.fig.prob"),
+                (figs.attention_difference, (run["correct"][head], run["chosen"][head]), "lab_pack_diff",
+                 "lab.fig.diff", "lab.fig.delta"))
+        for col, (builder, z, key, title, bar) in zip(c, maps):
+            with col:
+                extra = {"zmax": run["top"][head]} if builder is figs.attention_map else {}
+                ui.plot(builder, *z, run["tokens"], key=key, **extra,
+                        labels=ui.labels(x="lab.fig.key", y="lab.fig.query", title=title, colorbar=bar))
+        st.caption(ui.t("lab.pack.maps.note"))
+        ui.plot(figs.error_bars, run["errors"], run["doc_tokens"], harmless=view.HARMLESS, harmful=view.HARMFUL,
+                labels=ui.labels("lab.err", "y", title="lab.pack.err.title",
+                                 harmless=("lab.err.harmless", {"v": view.HARMLESS}),
+                                 harmful=("lab.err.harmful", {"v": view.HARMFUL}),
+                                 **{"name.0": "lab.name.a", "name.1": "lab.name.b"}), key="lab_pack_err")
+        ui.explain(packing.pack_experiment, packing.block_causal_mask, packing.sharded_forward,
+                   packing.context_parallel_ids)
+    with ui.more("lab_pack_all") as box:   # every method x setup: a deep dive (49 packed runs when a size moves)
+        if box.open:
+            row = view.SUMMARY_ROWS.index((method, layout if method == "rope" else "interleaved"))
+            rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
+            tab = view.pack_table(**table)
+            ui.plot(figs.summary_heatmap, tab["err"], tab["status"], rows,
+                    [ui.t(f"lab.pack.setup.{j}") for j in range(len(view.PACK_SETUPS))],
+                    selected=None if run["setup"] is None else (row, run["setup"]), key="lab_pack_summary",
+                    labels=ui.labels("lab.summary", "na", "oor", title="lab.pack.summary.title"))
+            st.caption(ui.t("lab.pack.summary.note"))
+            ui.explain(packing.pack_summary)
+
+
+def pack_section(sent_a, sent_b, settings, method, layout, names, head):
+    """6 · the two sentences packed into one row: position ids, the mask that must match them, and ranks."""
     st.subheader(ui.t("lab.pack"))
     st.markdown(ui.t("lab.pack.md"))
     pack = ui.toggle("lab_pack", False)
     pack_off = ui.slider("lab_pack_off", 0, view.PACK_MAX_OFFSET, 100, disabled=not pack)
-    if pack:
-        with ui.guard():
-            packed = view.packed(sent_a, sent_b, pack_off, sentence_names)
-            st.caption(ui.t("lab.pack.off", o=pack_off))
-            ui.table(view.packed_rows(packed, names=names,
-                                      row_labels=ui.labels("lab.pack.col", "token", "segment", *view.PACK_CONTRACTS)))
-            ui.explain(position_ids.packed_position_ids)
+    if not pack:
+        return
+    st.markdown(ui.t("lab.pack.live"))
+    c = st.columns([1.3, 1.2, 1.5])
+    ids = ui.select("lab_pack_ids", view.PACK_IDS, "reset", col=c[0])
+    mask = ui.radio("lab_pack_mask", view.PACK_MASKS, "block", col=c[1])
+    ranks = ui.select_slider("lab_pack_ranks", view.PACK_RANKS, 1, col=c[2])
+    restart = ui.toggle("lab_pack_restart", False, disabled=ranks == 1, col=c[2])
+    model = {k: settings[k] for k in ("num_heads", "head_dim", "max_length", "names")}
+    with ui.guard():
+        packed = view.packed(sent_a, sent_b, pack_off, settings["names"])
+        run = view.pack_run(sent_a, sent_b, method=method, rope_layout=layout, ids=ids, mask=mask, ranks=ranks,
+                            restart=restart, source_offset=pack_off, **model)
+        st.caption(ui.t("lab.pack.off", o=pack_off))
+        ui.table(view.packed_rows(packed, names=names, run=run, row_labels=ui.labels(
+            "lab.pack.col", "token", "segment", "fed", "rank", *view.PACK_CONTRACTS)))
+        ui.explain(position_ids.packed_position_ids, packing.pack_position_ids, position_ids.cu_seqlens)
+        st.markdown("\n\n".join(ui.t(k) for k in (f"lab.pack.ids.{ids}", f"lab.pack.mask.{mask}")))
+        if ranks > 1:
+            st.markdown(ui.t("lab.pack.cp.restart" if restart else "lab.pack.cp.sliced", r=ranks))
+        table = dict(sentence_a=sent_a, sentence_b=sent_b, source_offset=pack_off, **model)
+        pack_results(run, table, method, layout, head, settings["max_length"])
 
 
 ui.header("lab")
@@ -137,10 +194,11 @@ bugs = tuple(view.BUG_KEYS[k] for k, v in on.items() if v and view.applies(metho
 names = (ui.t("lab.name.a"), ui.t("lab.name.b"))         # the two rows, in the tables
 settings = dict(padding_side=side, num_heads=heads, head_dim=head_dim, causal=causal, max_length=maxlen,
                 lowp_dtype=dtype, lowp_offset=offset, names=(ui.t("w.lab_a"), ui.t("w.lab_b")))   # in errors
+head = 0
 with ui.guard():
     res = view.experiment(sent_a, sent_b, method=method, rope_layout=layout, scheme=scheme, bugs=bugs, **settings)
     effects(res, scheme, bugs)
-    compare(res, heads)
+    head = compare(res, heads)
     tensors(res, names)
 summary(sent_a, sent_b, settings, method, layout, scheme, bugs)
-packing(sent_a, sent_b, settings["names"], names)
+pack_section(sent_a, sent_b, settings, method, layout, names, head)

@@ -23,7 +23,9 @@ from posviz.figures import style
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache")
+PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache",
+         # views whose charts the default view does not draw (deep dives open, a section switched on)
+         "kv-cache?kv_stream=true&kv_sinks=true", "lab?lab_pack=true&lab_pack_all=true")
 DESKTOP = dict(viewport={"width": 1280, "height": 720})
 SIDES = "lrtb"
 SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit
@@ -38,7 +40,8 @@ def measure(base, browser, screen, langs=("en", "zh"), modes=(0, 1), pages=PAGES
     for lang in langs:
         for present in modes:
             for path in pages:
-                page.goto(f"{base}/{path}?lang={lang}" + ("&present=1" if present else ""))
+                sep = "&" if "?" in path else "?"
+                page.goto(f"{base}/{path}{sep}lang={lang}" + ("&present=1" if present else ""))
                 page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90000)
                 settle(page)
                 time.sleep(0.3)

@@ -1,5 +1,6 @@
-"""Figures of the RoPE + KV cache page: per-position error of each decode mode (log scale)
-and the positions the last decode step actually used.
+"""Figures of the RoPE + KV cache page: per-position error of each decode mode (log scale),
+the positions the last decode step actually used, a streaming cache's sink score per step and the
+attention gpt-oss's sink logits send nowhere.
 
 Arrays and one `labels` dict in, go.Figure out. Titles sit below plotly's toolbar and wrap on a
 phone (style.layout); legends are horizontal, under the plot. The figures are
@@ -12,8 +13,14 @@ from posviz.figures import style
 from posviz.figures.style import escape
 
 MODE_COLORS = {"correct": style.PALETTE[2], "restart": style.PALETTE[3], "rerotate": style.PALETTE[1],
-               "rotate_on_read": style.PALETTE[4]}
-MODE_SYMBOLS = {"correct": "circle", "restart": "x", "rerotate": "diamond", "rotate_on_read": "square"}
+               "rotate_on_read": style.PALETTE[4],
+               # the streaming cache's modes and gpt-oss's sink modes
+               "on_read": style.PALETTE[2], "shift": style.PALETTE[5], "global": style.PALETTE[0],
+               "stale": style.PALETTE[3], "ignored": style.PALETTE[3], "scaled": style.PALETTE[1]}
+MODE_SYMBOLS = {"correct": "circle", "restart": "x", "rerotate": "diamond", "rotate_on_read": "square",
+                "on_read": "circle", "shift": "cross", "global": "triangle-up", "stale": "x",
+                "ignored": "x", "scaled": "diamond"}
+CONTRACT_COLORS = {"reassigned": style.PALETTE[2], "global": style.PALETTE[0]}
 FLOOR = 1e-9   # exact zeros are drawn here on the log axis
 
 
@@ -30,7 +37,8 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
     CSV and the hover keep the real values).
 
     errors: {mode: [L]}; allowed / precision: optional [L] lines; the prefill positions 0..P-1
-    are shaded. labels: title, x, y, prefill, allowed, precision, and mode.<mode> for each mode.
+    are shaded (none with prefill_length None). labels: title, x, y, prefill, allowed, precision, and
+    mode.<mode> for each mode.
     """
     x = np.asarray(positions)
     hover = "p=%{x}<br>max|Δ|=%{customdata:.3g}<extra>%{fullData.name}</extra>"
@@ -51,13 +59,15 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
     for tr in data:
         if tr["line"]["color"] is None:
             del tr["line"]["color"]
-    prefill = {"type": "rect", "x0": -0.5, "x1": prefill_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
-               "yref": "y domain", "fillcolor": "#56B4E9", "opacity": 0.12, "line": {"width": 0}}
-    note = {"text": escape(labels.get("prefill", "prefill")), "showarrow": False, "x": -0.5, "xanchor": "left",
-            "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"}
+    shapes, notes = [], []
+    if prefill_length is not None:
+        shapes.append({"type": "rect", "x0": -0.5, "x1": prefill_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "fillcolor": "#56B4E9", "opacity": 0.12, "line": {"width": 0}})
+        notes.append({"text": escape(labels.get("prefill", "prefill")), "showarrow": False, "x": -0.5,
+                      "xanchor": "left", "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"})
     yaxis = {"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]}
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=[prefill],
-                                     annotations=[note], xaxis={"range": [-0.5, len(x) - 0.5]}, yaxis=yaxis))
+    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=shapes,
+                                     annotations=notes, xaxis={"range": [-0.5, len(x) - 0.5]}, yaxis=yaxis))
 
 
 def positions_figure(query_positions, key_positions, *, labels, height=520):
@@ -85,3 +95,43 @@ def positions_figure(query_positions, key_positions, *, labels, height=520):
         if tr["line"]["color"] is None:
             del tr["line"]["color"]
     return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT))
+
+
+def sink_score_figure(scores, *, first_evict, labels, height=420):
+    """The score of the first sink token against one fixed query content at every decode step, one
+    line per position contract; a dashed vertical line where the window first slides.
+
+    scores: {contract: [L]}; first_evict: step index or None; labels: title, x, y, contract.<contract>, evict.
+    """
+    data = []
+    for contract, ys in scores.items():
+        xs, y = style.line_xy(np.arange(len(ys)), np.asarray(ys, dtype=np.float64))
+        data.append({"type": "scatter", "x": xs, "y": y, "mode": "lines",
+                     "name": escape(labels.get(f"contract.{contract}", contract)),
+                     "line": {"color": CONTRACT_COLORS.get(contract, style.PALETTE[7]), "width": 3,
+                              "dash": "solid" if contract == "reassigned" else "dot"},
+                     "hovertemplate": "t=%{x}<br>%{y:.3f}<extra>%{fullData.name}</extra>"})
+    shapes, notes = [], []
+    if first_evict is not None:
+        shapes.append({"type": "line", "x0": first_evict, "x1": first_evict, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}})
+        notes.append({"text": escape(labels.get("evict", "")), "showarrow": False, "x": first_evict,
+                      "xanchor": "left", "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"})
+    return figure(data, style.layout(labels, height=height, legend_at="under", margin=style.TIGHT, shapes=shapes,
+                                     annotations=notes))
+
+
+def sink_mass_figure(positions, sink, *, labels, height=420):
+    """The attention each query gives to the sink (to nothing), one line per head, on a 0..1 axis.
+
+    sink: [H][L] fractions; labels: title, x, y, head (a "{h}" format for the legend)."""
+    x = np.asarray(positions)
+    data = []
+    for h, ys in enumerate(sink):
+        xs, y = style.line_xy(x, np.asarray(ys, dtype=np.float64))
+        data.append({"type": "scatter", "x": xs, "y": y, "mode": "lines+markers",
+                     "name": escape(labels.get("head", "head {h}").format(h=h)),
+                     "line": {"color": style.PALETTE[h % len(style.PALETTE)], "width": 2.5},
+                     "marker": {"size": 7}, "hovertemplate": "i=%{x}<br>%{y:.3f}<extra>%{fullData.name}</extra>"})
+    return figure(data, style.layout(labels, height=height, legend_at="under", margin=style.TIGHT,
+                                     yaxis={"range": [0, 1.02]}))

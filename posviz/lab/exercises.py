@@ -173,7 +173,10 @@ def problem(seed):
         raise AssertionError("closed form and rotation disagree")   # never: the identity R(p)^T R(s) = R(s - p)
     shifted = _score(q, k, p + shift, s + shift, theta, r, only_q)[2]
     (cp, sp), (cs, ss) = _cos_sin(p * theta, r), _cos_sin(s * theta, r)
-    ex = lambda x: _exact(x, r)                                    # noqa: E731
+
+    def ex(x):
+        return _exact(x, r)
+
     return dict(seed=seed, q=list(q), k=list(k), p=p, s=s, only_q=only_q, theta=_angle(theta), r=r,
                 angle_p=_angle(p * theta), angle_s=_angle(s * theta), phi=_angle(phi),
                 phi_wrapped=_angle(wrap_turn(phi)),

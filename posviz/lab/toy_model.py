@@ -280,16 +280,18 @@ def _check_bugs(bugs, lowp_dtype):
 
 
 def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bugs=(),
-            lowp_dtype="bfloat16", lowp_offset=4096):
+            lowp_dtype="bfloat16", lowp_offset=4096, segment_ids=None):
     r"""One attention layer -> AttentionResult(weights [N,H,L,S], output [N,L,D]).
 
     Formula:
         A_h=\operatorname{softmax}\!\Big(\frac{(R(p)Q_h)(R(p)K_h)^\top}{\sqrt d}+B_h+M\Big),\qquad
             O=\operatorname{concat}_h(A_h V_h)
-        M_{ij}=\begin{cases}0 & \text{valid}_j\ (\wedge\ j\le i)\\ -10^9 & \text{else}\end{cases}
+        M_{ij}=\begin{cases}0 & \text{valid}_j\ (\wedge\ j\le i)\ (\wedge\ \text{seg}_i=\text{seg}_j)\\
+            -10^9 & \text{else}\end{cases}
 
     `bugs` switches on the mistakes of seed 000 §13 (see BUGS); RoPE-only bugs are
-    ignored for other methods.
+    ignored for other methods. `segment_ids` [N,L] (packed documents): a query sees only the keys
+    of its own document (with `causal`, the block-diagonal causal mask of packed sequences).
     """
     bugs = _check_bugs(bugs, lowp_dtype)
     lowp_offset = check_int("lowp_offset", lowp_offset, 0, MAX_LOWP_OFFSET)
@@ -317,8 +319,21 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
     if bias is not None:
         scores = scores + bias                                            # [N,H,L,S]
     allowed = layer.key_mask(attention_mask, "pads_unmasked" in bugs, causal)  # [N,L,S]
+    if segment_ids is not None:
+        seg = _check_segments(segment_ids, token_ids.shape)                # [N,L]
+        allowed = allowed & (seg[:, :, None] == seg[:, None, :])          # [N,L,S] own document only
     weights, out = layer.attend(scores, allowed, v, model.dim)            # [N,H,L,S] [N,L,D]
     return AttentionResult(weights=weights, output=out, position_ids=pos)
+
+
+def _check_segments(segment_ids, shape):
+    """segment ids: an integer tensor of the tokens' shape [N,L] -> LongTensor[N,L]."""
+    seg = as_tensor("segment_ids", segment_ids, ndim=2)                   # [N,L]
+    if seg.is_floating_point() or seg.is_complex():
+        raise PosvizError("lab.integer_tensor", name="segment_ids", got=str(seg.dtype))
+    if seg.shape != shape:
+        raise PosvizError("lab.same_shape", names="segment_ids, token_ids", shapes=f"{list(seg.shape)}, {list(shape)}")
+    return seg.long()                                                     # [N,L]
 
 
 # ---------------------------------------------------------------- experiments for the pages

@@ -35,6 +35,8 @@ from torch.nn import functional as F
 
 from posviz.pe import _rope_fast
 from posviz.validate import (
+    MAX_DIM,
+    MAX_LENGTH,
     MAX_POSITION,
     PosvizError,
     as_tensor,
@@ -42,6 +44,7 @@ from posviz.validate import (
     check_choice,
     check_even,
     check_float,
+    check_int,
 )
 
 ROPE_LAYOUTS = ("interleaved", "half")
@@ -321,3 +324,70 @@ def rope_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, query_posi
     q = apply_rope(q, query_positions, base=base, layout=layout)     # [N,H,L,d]
     k = apply_rope(k, key_positions, base=base, layout=layout)       # [N,H,S,d]
     return F.scaled_dot_product_attention(q, k, v, is_causal=bool(is_causal), dropout_p=0.0)  # [N,H,L,dv]
+
+
+# ---------------------------------------------------------------- M-RoPE: which axis each pair follows
+MROPE_AXES = ("temporal", "height", "width")
+
+
+def _mrope_sections(sections, pairs=None):
+    """Three non-negative ints adding up to the number of pairs (default: their sum) -> (list[int], pairs)."""
+    if isinstance(sections, (str, bytes)) or not hasattr(sections, "__len__") or len(sections) != 3:
+        raise PosvizError("mrope_sections", n=pairs or "d/2", got=repr(sections)[:80])
+    try:
+        out = [check_int("mrope_section", s, 0, MAX_DIM // 2) for s in sections]
+    except PosvizError:
+        raise PosvizError("mrope_sections", n=pairs or "d/2", got=repr(list(sections))[:80]) from None
+    pairs = sum(out) if pairs is None else pairs
+    if sum(out) != pairs or not 1 <= pairs <= MAX_DIM // 2:
+        raise PosvizError("mrope_sections", n=pairs, got=repr(out))
+    return out, pairs
+
+
+def mrope_pair_axes(sections: Sequence[int], *, interleaved: bool = False, pairs: int | None = None) -> torch.Tensor:
+    r"""The axis (0 temporal, 1 height, 2 width) whose position id rotates each frequency pair -> LongTensor[d/2].
+
+    Formula:
+        \text{blocks: } a_i = 0 \ (i < s_0),\quad 1 \ (s_0 \le i < s_0 + s_1),\quad 2 \ (\text{else})
+        \text{interleaved: } a_i = 1 \ (i \bmod 3 = 1,\ i < 3 s_1),\quad 2 \ (i \bmod 3 = 2,\ i < 3 s_2),
+            \quad 0 \ (\text{else})
+
+    sections: mrope_section (s_0, s_1, s_2), adding up to the d/2 pairs (`pairs`, default their sum).
+    Blocks: consecutive runs, as Qwen2-VL / Qwen2.5-VL (transformers' recomposition of
+    mrope_section splits); interleaved: T, H, W, T, H, W, ... as Qwen3-VL / Qwen3.5
+    (mrope_interleaved), the leftover pairs temporal.
+    """
+    s, pairs = _mrope_sections(sections, pairs)
+    i = torch.arange(pairs)                                          # [d/2]
+    if not interleaved:
+        return torch.repeat_interleave(torch.arange(3), torch.tensor(s))   # [d/2]
+    axis = torch.zeros(pairs, dtype=torch.long)                      # [d/2]
+    axis[(i % 3 == 1) & (i < 3 * s[1])] = 1
+    axis[(i % 3 == 2) & (i < 3 * s[2])] = 2
+    return axis                                                      # [d/2]
+
+
+def mrope_angles(position_ids: torch.Tensor, inv_freq: torch.Tensor, sections: Sequence[int], *,
+                 interleaved: bool = False) -> torch.Tensor:
+    r"""Each pair's angle at each token under M-RoPE: pair i turns by the position id of its axis a_i
+    (mrope_pair_axes) -> Tensor[L, d/2] float32.
+
+    Formula:
+        \phi_{j,i} = p^{(a_i)}_j\,\theta_i, \qquad p^{(0)}, p^{(1)}, p^{(2)} = \text{temporal, height, width ids}
+
+    position_ids [3, L] (temporal, height, width; mrope_position_ids); inv_freq [d/2]; float32 as
+    transformers computes it (its rotary embedding's recomposition picks the same entries).
+    """
+    inv_freq = as_tensor("inv_freq", inv_freq, ndim=1)               # [d/2]
+    if inv_freq.is_complex() or inv_freq.dtype == torch.bool or not inv_freq.numel():
+        raise PosvizError("tensor", name="inv_freq", got=str(inv_freq.dtype))
+    inv_freq = inv_freq.to(torch.float32)                            # [d/2]
+    if not torch.isfinite(inv_freq).all():
+        raise PosvizError("finite", name="inv_freq", got="a non-finite entry")
+    pos = _as_positions(as_tensor("position_ids", position_ids, ndim=2))   # [3,L] float32
+    if pos.shape[0] != 3 or pos.shape[1] > MAX_LENGTH:
+        raise PosvizError("mrope_position_shape", hi=MAX_LENGTH, shape=list(pos.shape))
+    axis = mrope_pair_axes(sections, interleaved=interleaved, pairs=inv_freq.shape[0])   # [d/2]
+    freqs = pos[..., None] * inv_freq                                # [3,L,d/2]
+    index = axis[None, None, :].expand(1, pos.shape[1], -1)          # [1,L,d/2]
+    return freqs.gather(0, index)[0]                                 # [L,d/2]

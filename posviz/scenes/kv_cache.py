@@ -6,7 +6,10 @@ Every scene pins heads, head width and pairing, so the numbers its narration sta
 the visitor changed before (tests/views/test_view_kv_cache.py checks them)."""
 
 _ALL = ["correct", "restart", "rerotate", "rotate_on_read"]
+_STREAM = ["on_read", "shift", "global", "stale"]
 _SETUP = {"kv_heads": 2, "kv_head_dim": 16, "kv_layout": "interleaved"}
+_STREAMING = {"kv_L": 6, "kv_prefill": 4, "kv_dtype": "float32", "kv_modes": _ALL, "kv_stream_L": 48,
+              "kv_stream_sinks": 4, "kv_stream_window": 8}
 
 
 def _scene(name, show, **values):
@@ -23,4 +26,7 @@ SCENES = {"kv_cache": [
     _scene("bf16", "kv_errors", kv_L=16, kv_prefill=4, kv_dtype="bfloat16", kv_modes=_ALL, kv_trace_mode="correct"),
     _scene("long", "kv_trace_mode", kv_L=96, kv_prefill=16, kv_dtype="float32", kv_modes=_ALL,
            kv_trace_mode="rerotate"),
+    _scene("stream", "kv_stream_positions", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": _STREAM}),
+    _scene("stale", "kv_stream_errors", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": ["on_read", "stale"]}),
+    _scene("sinks", "kv_sink_mass", **{**_STREAMING, "kv_L": 16, "kv_sinks": True, "kv_sink": 2.0}),
 ]}

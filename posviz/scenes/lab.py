@@ -9,9 +9,13 @@ _BUGS_OFF = {"lab_nopos": False, "lab_qonly": False, "lab_rotv": False, "lab_hid
 _MODEL = {"lab_heads": 2, "lab_dim": 16, "lab_layout": "interleaved", "lab_maxlen": 16, "lab_causal": False}
 
 
+_PACK = {"lab_method": "rope", "lab_side": "left", "lab_scheme": "mask", "lab_row": 0, "lab_head": 0, "lab_pack": True,
+         "lab_pack_off": 100, "lab_pack_ids": "reset"}
+
+
 def _scene(name, show, **values):
     return {"title": f"lab.scene.{name}", "say": f"lab.scene.{name}.say", "show": show,
-            "values": {**_BUGS_OFF, **_MODEL, **values}}
+            "values": {**_BUGS_OFF, **_MODEL, "lab_pack": False, **values}}
 
 
 SCENES = {"lab": [
@@ -24,6 +28,9 @@ SCENES = {"lab": [
            lab_row=1, lab_head=0),
     _scene("pads", "lab_attn_diff", lab_method="rope", lab_side="left", lab_scheme="mask", lab_unmasked=True,
            lab_row=0, lab_head=1),
+    _scene("pack_leak", "lab_pack_summary", **_PACK, lab_pack_mask="causal", lab_pack_ranks=1, lab_pack_restart=False,
+           lab_pack_all=True),
+    _scene("pack_cp", "lab_pack_err", **_PACK, lab_pack_mask="block", lab_pack_ranks=2, lab_pack_restart=True),
     _scene("lowp", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True,
            lab_dtype="bfloat16", lab_offset=8192, lab_row=1, lab_head=0),
 ]}

@@ -10,7 +10,7 @@ from importlib import import_module
 
 LANGS = ("en", "zh")
 TOPICS = ("common", "errors", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
-          "models", "lab", "kv_cache", "checks", "length", "remember")
+          "models", "frontier", "lab", "kv_cache", "checks", "length", "remember")
 
 
 def _load():

@@ -57,6 +57,19 @@ EN = {
         "the full forward in {dtype} differs from the float32 one by up to **{prec:.1e}**. "
         "The correct mode's distance from the float32 result is up to **{corr32:.1e}** — not 0, but small; "
         "the wrong modes are off by **{wrong:.2g}**."),
+    "kv_cache.tol.f32": (
+        "**\"Equal\" means equal within a tolerance.** A position passes when "
+        "max|decode − full| ≤ atol + rtol·max|full|, with the `assert_close` defaults for **float32**: "
+        "rtol = {rtol:g}, atol = {atol:g} (dashed line). In float32 the full forward *is* the reference, so there is "
+        "no grey line. The correct decode differs from it by at most **{same:.1e}** here: not 0, because each decode "
+        "step sums its query's scores over a shorter key list, in another order, and float32 rounds every sum "
+        "(its machine epsilon is 1.2e-7). The wrong modes are off by **{wrong:.2g}**."),
+    "kv_cache.tol.f32_exact": (
+        "**\"Equal\" means equal within a tolerance.** A position passes when "
+        "max|decode − full| ≤ atol + rtol·max|full|, with the `assert_close` defaults for **float32**: "
+        "rtol = {rtol:g}, atol = {atol:g} (dashed line). In float32 the full forward *is* the reference, so there is "
+        "no grey line; here the correct decode equals it **exactly** (largest difference {same:g}). "
+        "The wrong modes are off by **{wrong:.2g}**."),
     "kv_cache.tol_same": (
         "Both in {dtype}, the correct decode and the full forward differ here by at most **{same:.1e}**. On this CPU "
         "each query row goes through almost the same arithmetic in both paths, so in low precision this can even be "
@@ -80,7 +93,8 @@ EN = {
         "One row per decoded token t. Column q: the position its query is rotated by. Columns k0, k1, …: for each "
         "cached key, the position p it is rotated by when the step reads it, and the angle θ₀·p of the fastest "
         "pair (θ₀ = 1 rad per position), wrapped to [0, 2π). \"(0→)\" marks a key stored un-rotated and rotated on "
-        "read. Correct: k_s always shows p = s. First {steps} steps and {keys} keys shown."),
+        "read. Correct: k_s always shows p = s. Shown: the first {head} and the last {tail} decode steps (\"… t\" "
+        "marks the cut) and the first {keys} cached keys."),
     "kv_cache.trace.none": "Nothing is decoded when P = L: the whole sequence is prefill.",
     "kv_cache.fig.pos.title": "Positions used by the last decode step (token {t})",
     "kv_cache.fig.pos.x": "cached key slot s",
@@ -114,10 +128,100 @@ EN = {
         "In bfloat16 the numbers are not the float32 ones (grey line ~10⁻³–10⁻²), but correct stays within the dtype's tolerance; the wrong modes stay far above it."),
     "kv_cache.scene.long": "A longer decode",
     "kv_cache.scene.long.say": (
-        "96 tokens, prefill 16: the correct mode stays at rounding level over 80 decode steps. In wrong B the positions the cached keys carry pile up into the thousands (cache table), so its error never recovers."),
+        "96 tokens, prefill 16: the correct mode stays at rounding level over 80 decode steps. In wrong B every step rotates the whole cache again, so the positions its keys carry pile up: in the last row of the cache table (token 95) key k0 is rotated by position 4440 instead of 0, and the error never recovers."),
+    # ---- attention sinks and a streaming cache
+    "kv_cache.stream.title": "Attention sinks and a streaming cache (StreamingLLM)",
+    "kv_cache.stream.md": (
+        "A model can stream far past its training length if the cache stops growing: keep the keys and values of the "
+        "first **S** tokens (the *attention sinks*: trained models park attention there, and dropping them makes a "
+        "plain sliding window collapse) and of the last **W** tokens, and evict the rest. Token t then reads "
+        "kept(t) = {0…S−1} ∪ {t−W+1…t}. Which positions do the kept keys get?\n\n"
+        "- **reassigned** (StreamingLLM): the key in cache slot j is at position j, the query at the last slot, so every "
+        "offset stays below S + W, inside what the model was trained on;\n"
+        "- **global**: the original positions; the query's offset to a sink is t, which grows past every distance the "
+        "model ever saw.\n\n"
+        "Reassigned positions change at every step, so the cache must re-rotate its keys: StreamingLLM caches them "
+        "**un-rotated** and rotates each by its slot on every read; transformers' former SinkCache cached them rotated "
+        "and turned the kept window keys back by R(−1) whenever the window slid (R(a)R(b) = R(a+b)). "
+        "**The bug**: a rolling cache that keeps the keys rotated by the slot they were written to while the query "
+        "takes the last slot. Each cache is compared with the plain recomputation of its own contract."),
+    "kv_cache.stream.teaser": "Keep the first tokens and a window of recent ones, and a model can stream past its training length. Which positions do the kept keys get, and what breaks when a rolling cache keeps stale rotated keys?",
+    "w.kv_stream": "Open the streaming cache: S sinks + a window of W, correct and buggy",
+    "w.kv_stream_L": "Stream length",
+    "w.kv_stream_L.help": "Tokens decoded one at a time through the streaming cache.",
+    "w.kv_stream_sinks": "Sink tokens S",
+    "w.kv_stream_sinks.help": "The first S tokens are never evicted (StreamingLLM keeps 4). 0 is a plain sliding window.",
+    "w.kv_stream_window": "Window W",
+    "w.kv_stream_window.help": "The last W tokens, the current one included. The cache holds S + W keys.",
+    "w.kv_stream_modes": "Streaming caches to compare",
+    "w.kv_stream_modes.on_read": "reassigned: rotate on read (StreamingLLM)",
+    "w.kv_stream_modes.shift": "reassigned: rotate back on slide (SinkCache)",
+    "w.kv_stream_modes.global": "global positions",
+    "w.kv_stream_modes.stale": "bug: stale rotated keys",
+    "kv_cache.stream.contract.reassigned": "reassigned (in the cache)",
+    "kv_cache.stream.contract.global": "global (original)",
+    "kv_cache.stream.need_mode": "Pick at least one streaming cache.",
+    "kv_cache.fig.stream.title": "Per-position max |streaming cache − plain recomputation|",
+    "kv_cache.fig.stream.fill": "cache filling",
+    "kv_cache.fig.stream.pos.title": "Positions used at the last step (token {t})",
+    "kv_cache.stream.offsets": (
+        "At the last step (token {t}) the cache holds {c} keys. With reassigned positions the query sees offsets up to "
+        "**{re:g}**; with global ones up to **{gl:g}**: the sinks sit {gl:g} positions back, a distance a model trained "
+        "on {c}-token windows never saw."),
+    "kv_cache.stream.no_evict": "The stream is not longer than S + W = {c}: nothing is evicted, and both contracts are the ordinary full forward.",
+    "kv_cache.stream.stale": (
+        "The stale cache is equal up to step {first} (the first eviction) and off by up to **{wrong:.2g}** after it: "
+        "every key written into the full cache was rotated by the last slot, {slot:g}, and stays there while it slides "
+        "down, so the query sees all window keys at offset 0 (the positions figure: a flat line)."),
+    "kv_cache.stream.stale_none": "With a window of one key nothing slides, so the stale cache cannot go wrong here.",
+    "kv_cache.stream.lowp": (
+        "In {dtype}, SinkCache's way rounds the stored keys again at every slide: its error grows with the stream "
+        "(up to {shift:.2g} here), while rotating on read rounds once ({on_read:.2g})."),
+    "kv_cache.fig.score.title": "Score of sink token 0 for one fixed query content, per step",
+    "kv_cache.fig.score.x": "decode step t",
+    "kv_cache.fig.score.y": "qᵀR(Δ)k₀/√d",
+    "kv_cache.fig.score.evict": "window slides",
+    "kv_cache.stream.score": (
+        "Only the positions change between the two lines (the query content is fixed). Once the window slides, the "
+        "reassigned offset stays at {c1} and the sink's score holds at {re:.3f}; with global offsets it wanders "
+        "between {gl_lo:.3f} and {gl_hi:.3f}, through offsets never trained on."),
+    "kv_cache.stream.no_sinks": "S = 0: no sink token to score (a plain sliding window).",
+    # ---- gpt-oss learned sinks
+    "kv_cache.sinks.title": "gpt-oss: a learned sink logit per head",
+    "kv_cache.sinks.md": (
+        "gpt-oss makes the sink explicit: every head h has one learned number σ_h, appended to each row's logits "
+        "as an extra column **without a value**. The softmax then normalises over the keys *and* the sink, and "
+        "the sink's share is dropped: a row's attention may add up to less than 1, and what is missing goes "
+        "nowhere. (Its sliding-window layers keep 128 tokens and no first tokens: the learned sink does their job.) "
+        "Below every head gets σ; the formula is tested equal to transformers' gpt_oss eager attention."),
+    "kv_cache.sinks.teaser": "gpt-oss appends one learned logit per head to the softmax, with no value behind it: attention may go nowhere.",
+    "w.kv_sinks": "Open gpt-oss's sink attention and the kernels that get it wrong",
+    "w.kv_sink": "Sink logit σ",
+    "w.kv_sink.help": "The learned logit of each head's sink (the same here for every head). Large: most attention goes nowhere.",
+    "kv_cache.fig.sink.title": "Share of each query's attention that goes nowhere",
+    "kv_cache.fig.sink.x": "query position i",
+    "kv_cache.fig.sink.y": "1 − Σⱼ pᵢⱼ (to the sink)",
+    "kv_cache.fig.sink.head": "head {h}",
+    "kv_cache.fig.sinkerr.title": "Per-position max |wrong − correct sink attention|",
+    "kv_cache.sinks.mode.ignored": "sink ignored (kernel without sinks)",
+    "kv_cache.sinks.mode.scaled": "sink scaled by 1/√d",
+    "kv_cache.sinks.numbers": (
+        "With σ = {s:g}, query 0 — one key against the sink — gives **{p0:.0%}** of its attention to nothing (head 0); "
+        "the last query, with {n} keys, gives {pl:.0%}. A kernel that ignores the sink (a plain softmax) changes "
+        "the outputs by up to **{ign:.2g}**; one that scales the sink by 1/√d like a dot product, by **{sc:.2g}**."),
+    "kv_cache.scene.stream": "A streaming cache: reassigned vs global positions",
+    "kv_cache.scene.stream.say": (
+        "48 tokens through a cache of 4 sinks + 8 recent tokens. Both correct caches equal their recomputation. At the last step (token 47) the reassigned query sees offsets up to 11; the global one up to 47, a distance a model trained on 12-token windows never saw."),
+    "kv_cache.scene.stale": "The stale-key bug",
+    "kv_cache.scene.stale.say": (
+        "A rolling cache that keeps the keys rotated by the slot they were written to: equal until token 12, the first eviction, then wrong. In the positions figure all its window keys sit at position 11, the query's own: offset 0."),
+    "kv_cache.scene.sinks": "gpt-oss: attention may go nowhere",
+    "kv_cache.scene.sinks.say": (
+        "Sink logit σ = 2, 16 tokens: query 0, one key against the sink, gives 81% of its attention to nothing (head 0); the last query, with 16 keys, only 25%. A kernel that ignores the sink is wrong from position 0."),
     # errors of posviz.lab.kv_cache
     "err.kv.same_shape": "q, k, v must have the same shape [N,H,L,d], got {shapes}",
     "err.kv.dtype": "q, k, v must share one dtype of {choices}, got {got}",
+    "err.kv.sinks_per_head": "sinks needs one logit per head ({heads}), got {got}",
 }
 
 ZH = {
@@ -174,6 +278,15 @@ ZH = {
         "采用 `assert_close` 对 **{dtype}** 的默认值：rtol = {rtol:g}，atol = {atol:g}（虚线）。灰色点线是 dtype 本身的代价："
         "{dtype} 下的完整前向与 float32 版本最多相差 **{prec:.1e}**。正确解码与 float32 结果的差最多为 **{corr32:.1e}**——"
         "不是 0，但很小；错误写法则偏离 **{wrong:.2g}**。"),
+    "kv_cache.tol.f32": (
+        "**“相等”指在容差内相等。** 某位置通过的条件是 max|解码 − 完整| ≤ atol + rtol·max|完整|，"
+        "采用 `assert_close` 对 **float32** 的默认值：rtol = {rtol:g}，atol = {atol:g}（虚线）。在 float32 下完整前向本身就是参照，"
+        "所以没有灰线。正确解码与它这里最多相差 **{same:.1e}**：不是 0，因为每个解码步在更短的 Key 列表上、以另一种顺序累加 Query 的分数，"
+        "而 float32 每次求和都会舍入（机器精度 1.2e-7）。错误写法则偏离 **{wrong:.2g}**。"),
+    "kv_cache.tol.f32_exact": (
+        "**“相等”指在容差内相等。** 某位置通过的条件是 max|解码 − 完整| ≤ atol + rtol·max|完整|，"
+        "采用 `assert_close` 对 **float32** 的默认值：rtol = {rtol:g}，atol = {atol:g}（虚线）。在 float32 下完整前向本身就是参照，"
+        "所以没有灰线；这里正确解码与它**完全相等**（最大差 {same:g}）。错误写法则偏离 **{wrong:.2g}**。"),
     "kv_cache.tol_same": (
         "同在 {dtype} 下，正确解码与完整前向这里最多相差 **{same:.1e}**。在这台 CPU 上，两条路径里每一行 Query 的运算几乎相同，"
         "所以低精度下甚至可能恰好为 0；GPU 上的融合内核以不同顺序分块与归约，两者通常相差约灰线的量级——所以测试要用容差比较，而不是 ==。"),
@@ -192,7 +305,7 @@ ZH = {
     "kv_cache.trace.caption": (
         "每行是一个解码 token t。q 列：它的 Query 所用的旋转位置。k0、k1……列：每个缓存 Key 在本步被读取时所用的旋转位置 p，"
         "以及最快一对维度的角度 θ₀·p（θ₀ = 每位置 1 弧度），折回 [0, 2π)。“(0→)”表示该 Key 以未旋转形式存储、读取时才旋转。"
-        "正确方式下 k_s 总是 p = s。仅显示前 {steps} 步、前 {keys} 个 Key。"),
+        "正确方式下 k_s 总是 p = s。显示前 {head} 个与最后 {tail} 个解码步（“… t”标出截断处），以及前 {keys} 个缓存 Key。"),
     "kv_cache.trace.none": "P = L 时没有解码步：整段都是 prefill。",
     "kv_cache.fig.pos.title": "最后一个解码步（token {t}）使用的位置",
     "kv_cache.fig.pos.x": "缓存中的 Key 槽位 s",
@@ -220,8 +333,87 @@ ZH = {
     "kv_cache.scene.bf16": "bfloat16：在容差内相等",
     "kv_cache.scene.bf16.say": "bfloat16 下的数值不同于 float32（灰线约 10⁻³–10⁻²），但正确方式仍在该 dtype 的容差内；错误写法远高于容差。",
     "kv_cache.scene.long": "更长的解码",
-    "kv_cache.scene.long.say": "96 个 token，prefill 16：正确方式在 80 步解码中始终停在舍入误差量级。错误 B 中缓存 Key 所带的位置累积到几千（见缓存表），误差再也回不来。",
+    "kv_cache.scene.long.say": "96 个 token，prefill 16：正确方式在 80 步解码中始终停在舍入误差量级。错误 B 每一步都把整个缓存再旋转一次，Key 所带的位置不断累积：缓存表最后一行（token 95）中 Key k0 被旋转到位置 4440，而不是 0，误差再也回不来。",
+    # ---- attention sinks and a streaming cache
+    "kv_cache.stream.title": "注意力汇聚点（attention sink）与流式缓存（StreamingLLM）",
+    "kv_cache.stream.md": (
+        "只要缓存不再增长，模型就能流式生成远超训练长度的序列：保留前 **S** 个 token 的 Key 和 Value（*注意力汇聚点*：训练好的模型"
+        "习惯把注意力停放在那里，去掉它们，单纯的滑动窗口会崩溃）以及最近 **W** 个 token 的，其余逐出。token t 读取的是 "
+        "kept(t) = {0…S−1} ∪ {t−W+1…t}。保留下来的 Key 用什么位置？\n\n"
+        "- **缓存内重新编号**（StreamingLLM）：缓存槽位 j 的 Key 位于位置 j，Query 位于最后一个槽位，所以所有位移都小于 S + W，"
+        "落在模型训练见过的范围内；\n"
+        "- **全局位置**：沿用原始位置；Query 到汇聚点的位移是 t，会超过模型见过的任何距离。\n\n"
+        "重新编号的位置每一步都在变，所以缓存必须重新旋转 Key：StreamingLLM 缓存**未旋转**的 Key，每次读取时按槽位旋转；"
+        "transformers 过去的 SinkCache 缓存已旋转的 Key，窗口每滑动一次就把保留的窗口 Key 反转 R(−1)（R(a)R(b) = R(a+b)）。"
+        "**错误写法**：滚动缓存保留按写入时槽位旋转的 Key，而 Query 却取最后一个槽位。每种缓存都与其自身契约的直接重算比较。"),
+    "kv_cache.stream.teaser": "保留开头的 token 和一个最近 token 的窗口，模型就能流式生成超过训练长度的序列。保留下来的 Key 用什么位置？滚动缓存保留旧的已旋转 Key 时会坏在哪里？",
+    "w.kv_stream": "展开流式缓存：S 个汇聚点 + W 的窗口，正确与错误写法",
+    "w.kv_stream_L": "流的长度",
+    "w.kv_stream_L.help": "逐个 token 经过流式缓存解码的 token 数。",
+    "w.kv_stream_sinks": "汇聚点 token 数 S",
+    "w.kv_stream_sinks.help": "前 S 个 token 永不逐出（StreamingLLM 保留 4 个）。0 即单纯的滑动窗口。",
+    "w.kv_stream_window": "窗口 W",
+    "w.kv_stream_window.help": "最近的 W 个 token，含当前 token。缓存共保存 S + W 个 Key。",
+    "w.kv_stream_modes": "比较的流式缓存",
+    "w.kv_stream_modes.on_read": "重新编号：读取时旋转（StreamingLLM）",
+    "w.kv_stream_modes.shift": "重新编号：滑动时反转（SinkCache）",
+    "w.kv_stream_modes.global": "全局位置",
+    "w.kv_stream_modes.stale": "错误：保留旧的已旋转 Key",
+    "kv_cache.stream.contract.reassigned": "缓存内重新编号",
+    "kv_cache.stream.contract.global": "全局（原始）位置",
+    "kv_cache.stream.need_mode": "请至少选择一种流式缓存。",
+    "kv_cache.fig.stream.title": "逐位置最大 |流式缓存 − 直接重算|",
+    "kv_cache.fig.stream.fill": "缓存填充中",
+    "kv_cache.fig.stream.pos.title": "最后一步（token {t}）使用的位置",
+    "kv_cache.stream.offsets": (
+        "最后一步（token {t}）缓存中有 {c} 个 Key。重新编号时 Query 看到的位移最多 **{re:g}**；用全局位置则最多 **{gl:g}**："
+        "汇聚点在 {gl:g} 个位置之前，这是在 {c} 个 token 的窗口上训练的模型从未见过的距离。"),
+    "kv_cache.stream.no_evict": "流的长度不超过 S + W = {c}：没有逐出，两种契约都等于普通的完整前向。",
+    "kv_cache.stream.stale": (
+        "错误缓存在第 {first} 步（第一次逐出）之前都相等，之后偏离最多 **{wrong:.2g}**：写入已满缓存的每个 Key 都按最后一个槽位 {slot:g} "
+        "旋转，滑动时仍停在那里，于是 Query 看到所有窗口 Key 的位移都是 0（位置图中的一条平线）。"),
+    "kv_cache.stream.stale_none": "窗口只有一个 Key 时没有滑动，错误缓存在这里不会出错。",
+    "kv_cache.stream.lowp": (
+        "在 {dtype} 下，SinkCache 的做法每滑动一次就把存储的 Key 再舍入一次：误差随流增长（这里最多 {shift:.2g}），"
+        "而读取时旋转只舍入一次（{on_read:.2g}）。"),
+    "kv_cache.fig.score.title": "固定 Query 内容下汇聚点 token 0 的分数，逐步",
+    "kv_cache.fig.score.x": "解码步 t",
+    "kv_cache.fig.score.y": "qᵀR(Δ)k₀/√d",
+    "kv_cache.fig.score.evict": "窗口开始滑动",
+    "kv_cache.stream.score": (
+        "两条线之间只有位置不同（Query 内容固定）。窗口开始滑动后，重新编号的位移停在 {c1}，汇聚点的分数保持在 {re:.3f}；"
+        "用全局位移时它在 {gl_lo:.3f} 与 {gl_hi:.3f} 之间游走，经过的都是训练从未见过的位移。"),
+    "kv_cache.stream.no_sinks": "S = 0：没有可打分的汇聚点 token（单纯的滑动窗口）。",
+    # ---- gpt-oss learned sinks
+    "kv_cache.sinks.title": "gpt-oss：每个头一个可学习的汇聚点 logit",
+    "kv_cache.sinks.md": (
+        "gpt-oss 把汇聚点显式化：每个头 h 有一个可学习的数 σ_h，作为**没有 Value** 的额外一列接在每一行的 logit 之后。"
+        "softmax 在所有 Key *和*汇聚点上归一化，再丢掉汇聚点那一份：一行注意力之和可以小于 1，缺的那部分哪里也不去。"
+        "（它的滑动窗口层只保留 128 个 token、不保留开头的 token：可学习的汇聚点替代了它们。）"
+        "下面每个头都取 σ；公式经测试与 transformers 的 gpt_oss eager attention 相等。"),
+    "kv_cache.sinks.teaser": "gpt-oss 在 softmax 中为每个头追加一个可学习的 logit，背后没有 Value：注意力可以哪里也不去。",
+    "w.kv_sinks": "展开 gpt-oss 的汇聚点注意力，以及算错它的内核",
+    "w.kv_sink": "汇聚点 logit σ",
+    "w.kv_sink.help": "每个头的汇聚点的可学习 logit（这里所有头相同）。越大，越多注意力哪里也不去。",
+    "kv_cache.fig.sink.title": "每个 Query 哪里也不去的注意力比例",
+    "kv_cache.fig.sink.x": "Query 位置 i",
+    "kv_cache.fig.sink.y": "1 − Σⱼ pᵢⱼ（分给汇聚点）",
+    "kv_cache.fig.sink.head": "头 {h}",
+    "kv_cache.fig.sinkerr.title": "逐位置最大 |错误 − 正确的汇聚点注意力|",
+    "kv_cache.sinks.mode.ignored": "忽略汇聚点（不支持汇聚点的内核）",
+    "kv_cache.sinks.mode.scaled": "汇聚点也除以 √d",
+    "kv_cache.sinks.numbers": (
+        "σ = {s:g} 时，Query 0——只有一个 Key 与汇聚点竞争——把 **{p0:.0%}** 的注意力分给了“哪里也不去”（头 0）；"
+        "最后一个 Query 有 {n} 个 Key，分出 {pl:.0%}。忽略汇聚点的内核（普通 softmax）使输出最多改变 **{ign:.2g}**；"
+        "把汇聚点像点积一样除以 √d 的，改变 **{sc:.2g}**。"),
+    "kv_cache.scene.stream": "流式缓存：重新编号与全局位置",
+    "kv_cache.scene.stream.say": "48 个 token 经过 4 个汇聚点 + 最近 8 个 token 的缓存。两种正确的缓存都等于各自的直接重算。最后一步（token 47）重新编号的 Query 看到的位移最多 11；全局位置最多 47——在 12 个 token 的窗口上训练的模型从未见过这个距离。",
+    "kv_cache.scene.stale": "保留旧 Key 的错误",
+    "kv_cache.scene.stale.say": "滚动缓存保留按写入时槽位旋转的 Key：在 token 12（第一次逐出）之前都相等，之后出错。位置图中它所有的窗口 Key 都停在位置 11，也就是 Query 自己的位置：位移为 0。",
+    "kv_cache.scene.sinks": "gpt-oss：注意力可以哪里也不去",
+    "kv_cache.scene.sinks.say": "汇聚点 logit σ = 2，16 个 token：Query 0 只有一个 Key 与汇聚点竞争，把 81% 的注意力分给了“哪里也不去”（头 0）；最后一个 Query 有 16 个 Key，只分出 25%。忽略汇聚点的内核从位置 0 起就错了。",
     # errors of posviz.lab.kv_cache
     "err.kv.same_shape": "q、k、v 的形状必须相同 [N,H,L,d]，收到的是 {shapes}",
     "err.kv.dtype": "q、k、v 必须使用同一个 dtype（{choices} 之一），收到的是 {got}",
+    "err.kv.sinks_per_head": "sinks 需要每个头一个 logit（{heads} 个），收到的是 {got} 个",
 }

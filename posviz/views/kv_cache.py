@@ -1,11 +1,12 @@
 """View of the RoPE + KV cache page (app_pages/kv_cache.py): the full causal forward against prefill +
-decode in every mode, the positions the last decode step used, and the cache table.
+decode in every mode, the positions the last decode step used, and the cache table; a streaming cache
+(attention sinks + a window) under both position contracts; gpt-oss's learned sink logits.
 
 Plain arguments in, plain numbers / lists / dicts out.
 """
 import math
 
-from posviz.lab import kv_cache
+from posviz.lab import kv_cache, streaming
 from posviz.pe import rope
 from posviz.views import cached
 
@@ -15,7 +16,13 @@ ROPE_LAYOUTS = rope.ROPE_LAYOUTS
 HEADS = (1, 2, 4)
 HEAD_DIMS = (8, 16, 32, 64, 128)
 MAX_LENGTH = 96            # slider range of L and P on the page
-TRACE_STEPS, TRACE_KEYS = 12, 16
+# The cache table: the first TRACE_HEAD and the last TRACE_TAIL decode steps (TRACE_STEPS rows), the first
+# TRACE_KEYS cached keys: eight columns fit the page's column in lecture mode (tests/browser/test_kv_cache_layout.py)
+TRACE_HEAD, TRACE_TAIL, TRACE_KEYS = 6, 3, 6
+TRACE_STEPS = TRACE_HEAD + TRACE_TAIL
+STREAM_MODES = streaming.STREAM_MODES
+STREAM_MAX_LENGTH = 192    # slider range of the streaming section's length
+SINK_MODES = streaming.SINK_MODES[1:]   # the wrong ones, each against "correct"
 
 
 def read_positions_at(result, mode, step=-1):
@@ -38,20 +45,39 @@ def decoding(length, prefill_length, *, heads=2, head_dim=16, dtype="float32", l
     res = kv_cache.compare_modes(length, prefill_length, heads=heads, head_dim=head_dim, dtype=dtype,
                                  layout=layout, modes=MODES)
     res["wrong_min"] = min(res["max_decoded"][m] for m in MODES if m != "correct")
+    res["tol_note"] = tolerance_note(dtype, res["max_decoded"]["correct"])
     res["last"] = None if prefill_length >= length else {m: read_positions_at(res, m) for m in MODES}
     res["tables"] = {m: _table(res["traces"][m]) for m in MODES}
     del res["traces"]
     return res
 
 
-def trace_table(trace, *, max_steps=TRACE_STEPS, max_keys=TRACE_KEYS, angle_unit=1.0):
+def tolerance_note(dtype, correct_max):
+    """Which sentence states the correct decode's distance from the full forward: "lowp" (a low-precision
+    dtype: the full forward in that dtype differs from float32's, the grey line), "f32" (float32: the
+    full forward is the reference itself and the decode differs by rounding) or "f32_exact" (equal)."""
+    if dtype != "float32":
+        return "lowp"
+    return "f32_exact" if correct_max == 0 else "f32"
+
+
+def table_steps(trace, head=TRACE_HEAD, tail=TRACE_TAIL):
+    """The steps the cache table shows: all of them, or the first `head` and the last `tail` (so that
+    the table ends where the decode ends) -> (steps, index of the first step after the cut or None)."""
+    if len(trace) <= head + tail:
+        return list(trace), None
+    return list(trace[:head]) + list(trace[-tail:]), head
+
+
+def trace_table(trace, *, max_keys=TRACE_KEYS, angle_unit=1.0):
     """A decode trace -> rows for a table: one row per step, one column per cached key slot.
 
     Each cell is "p · θ₀p" with θ₀ = base^0 = 1 rad per position (pair 0, the fastest hand)
-    and the angle wrapped to [0, 2π). Keys beyond max_keys and steps beyond max_steps are cut
-    (the page says so). Returns (columns, rows) of strings.
+    and the angle wrapped to [0, 2π). The steps are `table_steps`' (the first ones and the last
+    ones; the first row after the cut reads "… t"); keys beyond max_keys are cut (the page says
+    so). Returns (columns, rows) of strings.
     """
-    steps = trace[:max_steps]
+    steps, cut = table_steps(trace)
     width = min(max(len(s["read_positions"]) for s in steps), max_keys) if steps else 0
     columns = ["t", "q"] + [f"k{j}" for j in range(width)]
     rows = []
@@ -67,6 +93,8 @@ def trace_table(trace, *, max_steps=TRACE_STEPS, max_keys=TRACE_KEYS, angle_unit
             else:
                 cells.append("")
         rows.append([str(s["token"]), f"{s['query_position']:g}"] + cells)
+    if cut is not None:
+        rows[cut][0] = f"… {rows[cut][0]}"
     return columns, rows
 
 
@@ -78,6 +106,35 @@ def _table(trace):
 
 
 def cache_table(length, prefill_length, mode, *, heads=2, head_dim=16, dtype="float32", layout="interleaved"):
-    """The cache table of one mode as {column: [cells]} (first TRACE_STEPS steps, TRACE_KEYS keys)."""
+    """The cache table of one mode as {column: [cells]} (TRACE_STEPS steps, TRACE_KEYS keys)."""
     res = decoding(length, prefill_length, heads=heads, head_dim=head_dim, dtype=dtype, layout=layout)
     return res["tables"][mode]
+
+
+# ---------------------------------------------------------------- attention sinks and a streaming cache
+@cached
+def stream(length, sinks, window, *, heads=2, head_dim=16, dtype="float32", layout="interleaved"):
+    """streaming.compare_streaming for every mode, plus what the page states: `cache` (S + W),
+    `max_offset` ({contract: the largest offset the last query sees}), `wrong` (the stale mode's
+    largest error) and `score_range` ({contract: (min, max) of the sink score after the cache is full},
+    None without sinks or eviction)."""
+    res = streaming.compare_streaming(length, sinks, window, heads=heads, head_dim=head_dim, dtype=dtype,
+                                      layout=layout, modes=STREAM_MODES)
+    res["cache"] = sinks + window
+    res["max_offset"] = dict(res["offsets"])
+    res["wrong"] = res["max_error"]["stale"]
+    res["right_max"] = max(res["max_error"][m] for m in STREAM_MODES if m != "stale")
+    full = res["first_evict"]
+    res["score_range"] = None if res["scores"] is None or full is None else {
+        c: (min(v[full - 1:]), max(v[full - 1:])) for c, v in res["scores"].items()}
+    return res
+
+
+@cached
+def sinks(length, sink_logit, *, heads=2, head_dim=16, dtype="float32", layout="interleaved"):
+    """streaming.compare_sinks, plus what the page states: `first` (each head's sink mass at position 0,
+    where one key competes with the sink) and `last` (at the last position)."""
+    res = streaming.compare_sinks(length, sink_logit, heads=heads, head_dim=head_dim, dtype=dtype, layout=layout)
+    res["first"] = [h[0] for h in res["sink"]]
+    res["last"] = [h[-1] for h in res["sink"]]
+    return res

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from posviz.lab import tokens, toy_model
+from posviz.lab import packing, tokens, toy_model
 from posviz.pe import position_ids
 from posviz.validate import check_choice, check_int
 from posviz.views import cached
@@ -20,6 +20,8 @@ LOWP_DTYPES = tuple(toy_model.LOWP_DTYPES)
 LOWP_OFFSETS = toy_model.LOWP_OFFSETS
 PACK_CONTRACTS = position_ids.PACK_CONTRACTS
 PACK_MAX_OFFSET = 4096
+PACK_IDS, PACK_MASKS, PACK_SETUPS = packing.PACK_IDS, packing.PACK_MASKS, packing.PACK_SETUPS
+PACK_RANKS = tuple(range(1, packing.MAX_RANKS + 1))
 HEAD_DIMS = (8, 16, 32, 64)
 MAX_CHARS = tokens.MAX_CHARS
 HARMLESS, HARMFUL = toy_model.HARMLESS, toy_model.HARMFUL
@@ -215,11 +217,17 @@ def selected_cells(method, rope_layout, scheme, bugs):
     return out
 
 
-def packed_rows(result, *, row_labels, names):
+def packed_rows(result, *, row_labels, names, run=None):
     """A `packed` result as table rows: one row per line (token, segment, one per contract), one
-    column per packed position. row_labels = {"token", "segment", <contract>: label}."""
+    column per packed position. row_labels = {"token", "segment", <contract>: label}. With `run` (a
+    `pack_run` result), two more lines: the ids fed to the model ("fed") and, across several ranks,
+    the rank holding each token ("rank")."""
     lines = [(row_labels["token"], result["tokens"]), (row_labels["segment"], [names[k] for k in result["segments"]])]
     lines += [(row_labels[c], result["ids"][c]) for c in PACK_CONTRACTS]
+    if run is not None:
+        lines.append((row_labels["fed"], run["ids_fed"]))
+        if max(run["rank"]) > 0:
+            lines.append((row_labels["rank"], run["rank"]))
     return [{"": label, **{str(t): str(v) for t, v in enumerate(vals)}} for label, vals in lines]
 
 
@@ -232,3 +240,58 @@ def packed(sentence_a, sentence_b, source_offset, names=toy_model.SENTENCE_NAMES
     ids = {c: position_ids.packed_position_ids(lengths, c, source_offsets=[0, source_offset]).tolist()
            for c in PACK_CONTRACTS}
     return dict(tokens=toks[0] + toks[1], segments=position_ids.packed_segment_ids(lengths).tolist(), ids=ids)
+
+
+@cached
+def pack_run(sentence_a, sentence_b, *, method="rope", rope_layout="interleaved", ids="reset", mask="block", ranks=1,
+             restart=False, source_offset=100, num_heads=2, head_dim=16, max_length=16,
+             names=toy_model.SENTENCE_NAMES):
+    """packing.pack_experiment, plus what the page states: verdict, `doc_max` (each document's largest
+    error), `top` (one colour range per head for the correct and the packed map), `hi` (the largest
+    position a learned table would need) and `setup` (the column of PACK_SETUPS, or None)."""
+    ranks = ranks if ranks > 1 else 1
+    run = packing.pack_experiment(sentence_a, sentence_b, method=method, rope_layout=rope_layout, ids=ids, mask=mask,
+                                  ranks=ranks, restart=restart and ranks > 1, source_offset=source_offset,
+                                  num_heads=num_heads, head_dim=head_dim, max_length=max_length, names=tuple(names))
+    run["hi"] = max(max(run["ids_fed"]), run["start"] + max(len(t) for t in run["doc_tokens"]) - 1)
+    run["setup"] = pack_setup(ids, mask, ranks, restart)
+    if run["status"] != "ok":
+        run.update(verdict=None, doc_max=None, top=None)
+        return run
+    run["verdict"] = verdict(run["max_error"])
+    run["doc_max"] = [float(e.max()) for e in run["errors"]]
+    both = np.concatenate([run["correct"], run["chosen"]], axis=-1).reshape(run["chosen"].shape[0], -1)
+    run["top"] = [max(float(h.max()), 1e-6) for h in both]
+    return run
+
+
+def pack_setup(ids, mask, ranks, restart):
+    """The column of PACK_SETUPS that a packing choice is, or None (a context-parallel split without a
+    restart computes what one rank computes: the column of the same ids and mask)."""
+    key = (ids, mask, ranks, True) if ranks > 1 and restart else (ids, mask, 1, False)
+    return PACK_SETUPS.index(key) if key in PACK_SETUPS else None
+
+
+SOURCE_COL = PACK_SETUPS.index(("source", "block", 1, False))   # the one column the source offset feeds
+
+
+def pack_table(sentence_a, sentence_b, *, source_offset=100, num_heads=2, head_dim=16, max_length=16,
+               names=toy_model.SENTENCE_NAMES):
+    """packing.pack_summary as dict(err [7, S], status (numpy str), cols (PACK_SETUPS)). The "source" column
+    is the only one the source offset feeds: it is cached apart (`pack_cells`), so that moving the offset
+    recomputes one column, not seven."""
+    common = dict(num_heads=num_heads, head_dim=head_dim, max_length=max_length, names=tuple(names))
+    rest = tuple(j for j in range(len(PACK_SETUPS)) if j != SOURCE_COL)
+    err_rest, status_rest = pack_cells(sentence_a, sentence_b, cols=rest, source_offset=0, **common)
+    err_src, status_src = pack_cells(sentence_a, sentence_b, cols=(SOURCE_COL,), source_offset=source_offset,
+                                     **common)
+    err = np.insert(err_rest, SOURCE_COL, err_src[:, 0], axis=1)
+    status = [row[:SOURCE_COL] + src + row[SOURCE_COL:] for row, src in zip(status_rest, status_src)]
+    return dict(err=err, status=np.array(status), cols=list(PACK_SETUPS))
+
+
+@cached
+def pack_cells(sentence_a, sentence_b, *, cols, source_offset, num_heads, head_dim, max_length, names):
+    """packing.pack_summary of the columns `cols` (indices into PACK_SETUPS) -> (err [7, len(cols)], status)."""
+    return packing.pack_summary(sentence_a, sentence_b, source_offset=source_offset, num_heads=num_heads,
+                                head_dim=head_dim, max_length=max_length, names=names, cols=cols)

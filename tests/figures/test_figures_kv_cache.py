@@ -93,3 +93,31 @@ def test_every_figure_is_valid_plotly_and_works_in_lecture_mode():
                 assert validated_equals_built(lecture) and lecture.layout.font.size == style.PRESENT_FONT
                 n += 1
     assert n > 50
+
+
+def test_streaming_and_sink_figures():
+    """The streaming cache's error and positions figures, the sink score curve and gpt-oss's sink mass:
+    valid plotly, with and without their options, in lecture mode too."""
+    r = V.stream(40, 4, 8)
+    labels = {f"mode.{m}": m for m in V.STREAM_MODES} | {"title": "t", "x": "x", "y": "y", "evict": "slides",
+                                                         "contract.reassigned": "re", "contract.global": "gl",
+                                                         "head": "head {h}", "query": "q"}
+    score = figs.sink_score_figure(r["scores"], first_evict=r["first_evict"], labels=labels)
+    assert [t.name for t in score.data] == ["re", "gl"] and score.layout.shapes[0].x0 == 12
+    assert score.layout.annotations[0].text == "slides"
+    positions = figs.positions_figure({m: r["last"][m]["query"] for m in V.STREAM_MODES},
+                                      {m: r["last"][m]["keys"] for m in V.STREAM_MODES}, labels=labels)
+    assert list(positions.data[6].y) == [0, 1, 2, 3] + [11] * 8                 # stale: every window key at slot 11
+    errors = figs.error_figure(r["positions"], r["errors"], prefill_length=12, allowed=r["allowed"], labels=labels)
+    s = V.sinks(8, 1.0)
+    mass = figs.sink_mass_figure(s["positions"], s["sink"], labels=labels)
+    assert [t.name for t in mass.data] == ["head 0", "head 1"] and mass.layout.yaxis.range[0] == 0
+    no_shade = figs.error_figure(s["positions"], s["errors"], prefill_length=None, allowed=s["allowed"], labels={})
+    assert not no_shade.layout.shapes and not no_shade.layout.annotations
+    for fig in (score, positions, errors, mass, no_shade,
+                figs.sink_score_figure(r["scores"], first_evict=None, labels={}),
+                figs.sink_mass_figure(s["positions"], s["sink"], labels={}, height=300)):
+        assert validated_equals_built(fig)
+        lecture = style.presentation(fig)
+        assert validated_equals_built(lecture) and lecture.layout.font.size == style.PRESENT_FONT
+        assert len(fig.to_json()) < 300_000

@@ -74,3 +74,71 @@ def test_the_cache_diagram_is_plain_text(lang):
     assert_clean(at)
     assert text.get(lang, "kv_cache.diagram") in [t.value for t in at.text]
     assert not at.code
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_float32_tolerance_sentence_states_the_views_number(lang):
+    """Issue 26: in float32 the page read "the full forward in float32 differs from the float32 one by up to
+    0.0e+00". Now the float32 sentence says there is no grey line and gives the correct decode's distance."""
+    from posviz.views import kv_cache as view
+
+    at = open_page("kv_cache", lang)
+    assert_clean(at)
+    res = view.decoding.uncached(6, 4)
+    said = [m.value for m in at.markdown if "rtol" in m.value]
+    assert len(said) == 1 and "0.0e+00" not in said[0]
+    assert f"**{res['max_decoded']['correct']:.1e}**" in said[0]
+    assert not [c.value for c in at.caption if "0.0e+00" in c.value]
+    at.radio(key="kv_dtype").set_value("bfloat16").run()                       # low precision: the grey line
+    said = [m.value for m in at.markdown if "rtol" in m.value]
+    assert f"{view.decoding.uncached(6, 4, dtype='bfloat16')['max_precision']:.1e}" in said[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_streaming_section_opens_and_states_its_numbers(lang):
+    from posviz.views import kv_cache as view
+
+    at = open_page("kv_cache", lang, kv_stream="true")
+    assert_clean(at)
+    assert len(figures(at)) == 5                                                # + errors, positions, scores
+    stream = _tables(at)[2]
+    assert [row[1] for row in stream[1:]] == [text.get(lang, "kv_cache.pass")] * 3 + [text.get(lang, "kv_cache.fail")]
+    res = view.stream.uncached(48, 4, 8)
+    said = text.get(lang, "kv_cache.stream.offsets", t=47, c=12, re=res["max_offset"]["reassigned"],
+                    gl=res["max_offset"]["global"])
+    assert said in [m.value for m in at.markdown] and "**11**" in said and "**47**" in said
+    at.slider(key="kv_stream_sinks").set_value(0).run()
+    assert_clean(at)
+    assert text.get(lang, "kv_cache.stream.no_sinks") in [i.value for i in at.info]
+    at.slider(key="kv_stream_L").set_value(8).run()                             # 8 = S + W: nothing evicted
+    assert_clean(at)
+    assert text.get(lang, "kv_cache.stream.no_evict", c=8) in [i.value for i in at.info]
+
+
+def test_sinks_section_opens():
+    at = open_page("kv_cache", "en", kv_sinks="true", kv_L="16")
+    assert_clean(at)
+    assert len(figures(at)) == 4                                                # + sink mass, wrong kernels' errors
+    heads = [t["name"] for t in figures(at)[2]["data"]]
+    assert heads == [text.get("en", "kv_cache.fig.sink.head", h=h) for h in range(2)]
+    at.slider(key="kv_sink").set_value(-4.0).run()
+    assert_clean(at)
+
+
+@pytest.mark.parametrize("params", [dict(kv_stream="true", kv_stream_L="1e308", kv_stream_window="-3"),
+                                    dict(kv_sinks="true", kv_sink="abc"), dict(kv_stream="yes", kv_stream_sinks="99")])
+def test_new_sections_survive_bad_urls(params):
+    at = open_page("kv_cache", "en", **params)
+    assert not at.exception
+
+
+def test_deep_dive_charts_ask_for_their_margins():
+    """The streaming and sink charts are drawn only with their deep dives open, where the default-view margins
+    test does not look: each has its entry (python -m benchmarks.margins --write measures these views too)."""
+    from posviz.figures import style
+
+    at = open_page("kv_cache", "en", kv_stream="true", kv_sinks="true")
+    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    new = {"kv_stream_errors", "kv_stream_positions", "kv_stream_scores", "kv_sink_mass", "kv_sink_errors"}
+    assert new <= set(keys)
+    assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]

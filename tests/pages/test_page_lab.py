@@ -136,3 +136,63 @@ def test_packing_section(lang):
 def test_packing_bad_params(params):
     at = open_page("lab", "en", **params)
     assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_packed_row_runs_and_shows_ids_mask_and_ranks(lang):
+    at = open_page("lab", lang)
+    before = len(figures(at))
+    at.toggle(key="lab_pack").set_value(True).run()
+    assert_clean(at)
+    assert len(figures(at)) == before + 4                   # correct, packed, difference, errors
+    assert at.toggle(key="lab_pack_restart").disabled       # one rank: nothing to restart
+    df = at.dataframe[-1].value
+    fed = [v for v in list(df.iloc[-1])[1:] if v not in ("", None)]
+    assert df.iloc[-1][""] == text.get(lang, "lab.pack.col.fed") and fed == ["0", "1", "2", "0", "1", "2", "3", "4"]
+    assert float(at.metric[-1].value) < 1e-5                 # reset ids + block mask: each document as if alone
+    at.radio(key="lab_pack_mask").set_value("causal").run()
+    assert float(at.metric[-1].value) > 1e-2                 # the leak
+    at.radio(key="lab_pack_mask").set_value("block").run()
+    at.select_slider(key="lab_pack_ranks").set_value(2).run()
+    at.toggle(key="lab_pack_restart").set_value(True).run()
+    assert_clean(at)
+    df = at.dataframe[-1].value
+    assert df.iloc[-1][""] == text.get(lang, "lab.pack.col.rank")
+    assert float(at.metric[-1].value) > 1e-2                 # a rank restarting at 0
+    assert text.get(lang, "lab.pack.cp.restart", r=2) in [m.value for m in at.markdown]
+
+
+def test_packing_summary_is_a_deep_dive():
+    closed = open_page("lab", "en", lab_pack="true")
+    opened = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
+    assert_clean(opened)
+    assert len(figures(opened)) == len(figures(closed)) + 1
+    heat = figures(opened)[-1]
+    assert heat["data"][0]["type"] == "heatmap" and len(heat["data"][0]["x"]) == 7
+    assert text.get("en", "lab.pack.setup.5") in heat["data"][0]["x"]
+
+
+def test_packed_learned_beyond_its_table_is_a_warning():
+    at = open_page("lab", "en", lab_pack="true", lab_method="learned", lab_pack_ids="source", lab_pack_all="true")
+    assert not at.exception and not at.error
+    assert at.warning and "(104)" in at.warning[-1].value and "M = 16" in at.warning[-1].value
+    status = figures(at)[-1]["data"][0]["text"]             # the packing summary still draws, "no row" marked
+    assert any(text.get("en", "lab.summary.oor") in row for row in status)
+
+
+@pytest.mark.parametrize("params", [dict(lab_pack="true", lab_pack_ranks="9", lab_pack_ids="zeros"),
+                                    dict(lab_pack="true", lab_pack_mask="none", lab_pack_restart="maybe"),
+                                    dict(lab_pack="true", lab_pack_ranks="4", lab_pack_restart="true", lab_a="a",
+                                         lab_b="b")])
+def test_packing_controls_survive_bad_urls(params):
+    at = open_page("lab", "en", **params)
+    assert not at.exception
+
+
+def test_packing_charts_ask_for_their_margins():
+    from posviz.figures import style
+
+    at = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
+    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    assert {"lab_pack_attn", "lab_pack_attn_chosen", "lab_pack_diff", "lab_pack_err", "lab_pack_summary"} <= set(keys)
+    assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]

@@ -110,7 +110,9 @@ def test_shaw_properties(L, S, k):
 
 # ---------------------------------------------------------------- T5
 def test_t5_hand_values_bidirectional():
-    b = lambda rel: R.t5_relative_position_bucket(torch.tensor(rel)).item()  # noqa: E731  nb=32, md=128
+    def b(rel):                                                # nb=32, md=128
+        return R.t5_relative_position_bucket(torch.tensor(rel)).item()
+
     assert b(0) == 0
     assert b(-1) == 1 and b(-7) == 7                           # key before query: exact 1..7
     assert b(1) == 17 and b(7) == 23                           # key after query: upper half

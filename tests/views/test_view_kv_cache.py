@@ -82,3 +82,94 @@ def test_kv_text_cites_articles_by_title():
         for key, s in table.items():
             assert "seed" not in s.lower() and "种子" not in s, key
     assert all("causal" not in s and "前后半 (" not in s for s in T.ZH.values())
+
+
+# ---------------------------------------------------------------- the cache table ends where the decode ends
+def test_cache_table_shows_the_first_and_the_last_steps():
+    r = V.decoding.uncached(96, 16)
+    table = r["tables"]["rerotate"]
+    assert len(table["t"]) == V.TRACE_STEPS == V.TRACE_HEAD + V.TRACE_TAIL
+    assert table["t"][:V.TRACE_HEAD] == [str(t) for t in range(16, 16 + V.TRACE_HEAD)]
+    assert table["t"][V.TRACE_HEAD] == "…\u00a093" and table["t"][-1] == "95"        # the cut is marked
+    assert list(table) == ["t", "q"] + [f"k{j}" for j in range(V.TRACE_KEYS)]
+    short = V.decoding.uncached(12, 4)["tables"]["correct"]                          # 8 steps: all of them
+    assert short["t"] == [str(t) for t in range(4, 12)]
+
+
+def _say(name, lang):
+    return text.get(lang, f"kv_cache.scene.{name}.say")
+
+
+def _cell_position(cell):
+    return int(cell.split("\u00a0")[0])
+
+
+def test_long_scene_reads_its_numbers_off_the_cache_table():
+    """Issue 26: the narration said "thousands (see the cache table)" while the table stopped at 273."""
+    v = SCENES["long"]
+    r = V.decoding.uncached(v["kv_L"], v["kv_prefill"], heads=v["kv_heads"], head_dim=v["kv_head_dim"],
+                            dtype=v["kv_dtype"], layout=v["kv_layout"])
+    table = r["tables"][v["kv_trace_mode"]]
+    last_token, k0 = table["t"][-1], _cell_position(table["k0"][-1])
+    decoded = v["kv_L"] - v["kv_prefill"]
+    assert (last_token, k0, decoded) == ("95", 4440, 80) and k0 == sum(range(16, 96))
+    assert r["max_decoded"]["correct"] < 1e-6
+    for lang in text.LANGS:
+        s = _say("long", lang)
+        for number in (v["kv_L"], v["kv_prefill"], decoded, last_token, k0):
+            assert str(number) in s, (lang, number)
+
+
+def _stream_scene(name):
+    v = SCENES[name]
+    setup = dict(heads=v["kv_heads"], head_dim=v["kv_head_dim"], dtype=v["kv_dtype"], layout=v["kv_layout"])
+    return v, V.stream.uncached(v["kv_stream_L"], v["kv_stream_sinks"], v["kv_stream_window"], **setup)
+
+
+def test_stream_scene_numbers():
+    v, r = _stream_scene("stream")
+    n, s, w = v["kv_stream_L"], v["kv_stream_sinks"], v["kv_stream_window"]
+    assert (n, s, w, r["cache"]) == (48, 4, 8, 12)
+    assert all(r["passed"][m] for m in ("on_read", "shift", "global"))          # both correct caches equal
+    assert r["max_offset"] == {"reassigned": 11.0, "global": 47.0}
+    assert r["last"]["global"]["query"] == n - 1 and max(r["last"]["on_read"]["keys"]) == r["cache"] - 1
+    for lang in text.LANGS:
+        say = _say("stream", lang)
+        for number in (n, s, w, n - 1, 11, r["cache"]):
+            assert str(number) in say, (lang, number)
+
+
+def test_stale_scene_numbers():
+    v, r = _stream_scene("stale")
+    assert r["first_evict"] == r["first_fail"]["stale"] == 12
+    assert max(r["errors"]["stale"][:12]) < 1e-6 and r["wrong"] > 0.1
+    slot = r["cache"] - 1
+    assert r["last"]["stale"]["keys"][v["kv_stream_sinks"]:] == [float(slot)] * v["kv_stream_window"]
+    assert r["last"]["stale"]["query"] == slot == 11                               # offset 0 to every window key
+    for lang in text.LANGS:
+        assert "12" in _say("stale", lang) and "11" in _say("stale", lang)
+
+
+def test_sinks_scene_numbers():
+    v = SCENES["sinks"]
+    r = V.sinks.uncached(v["kv_L"], v["kv_sink"], heads=v["kv_heads"], head_dim=v["kv_head_dim"],
+                         dtype=v["kv_dtype"], layout=v["kv_layout"])
+    assert r["first_fail"]["ignored"] == 0
+    for lang in text.LANGS:
+        say = _say("sinks", lang)
+        for number in (f"{v['kv_sink']:g}", str(v["kv_L"]), f"{r['first'][0]:.0%}", f"{r['last'][0]:.0%}"):
+            assert number in say, (lang, number)
+
+
+def test_tolerance_sentence_is_true_for_float32():
+    """Issue 26: in float32 the line read "differs from the float32 one by up to 0.0e+00"."""
+    r = V.decoding.uncached(6, 4)
+    assert r["tol_note"] == "f32" and r["max_precision"] == 0.0 < r["max_decoded"]["correct"]
+    assert V.decoding.uncached(6, 4, dtype="bfloat16")["tol_note"] == "lowp"
+    assert V.tolerance_note("float32", 0.0) == "f32_exact"
+    for lang in text.LANGS:
+        f32 = text.get(lang, "kv_cache.tol.f32", dtype="float32", rtol=r["rtol"], atol=r["atol"],
+                       prec=r["max_precision"], corr32=r["max_decoded_f32"]["correct"], wrong=r["wrong_min"],
+                       same=r["max_decoded"]["correct"])
+        assert f"{r['max_decoded']['correct']:.1e}" in f32 and "0.0e+00" not in f32
+        assert "{prec" not in text.TABLES[lang]["kv_cache.tol.f32"]                 # no grey line to quote

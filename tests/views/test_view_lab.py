@@ -188,3 +188,66 @@ def test_lab_text_cites_articles_by_title():
             assert "seed" not in low and "种子" not in low, key
             assert "$" not in s and "\\" not in s, key                   # no LaTeX in text/ (formulas: docstrings)
     assert all("因果 mask" not in s and "对半" not in s for s in T.ZH.values())
+
+
+# ---------------------------------------------------------------- packed sequences (issue 23)
+def _pack_scene(name):
+    sc = next(s for s in scenes.SCENES["lab"] if s["title"] == f"lab.scene.{name}")["values"]
+    return sc, dict(method=sc["lab_method"], rope_layout=sc["lab_layout"], ids=sc["lab_pack_ids"],
+                    mask=sc["lab_pack_mask"], ranks=sc["lab_pack_ranks"], restart=sc["lab_pack_restart"],
+                    source_offset=sc["lab_pack_off"], num_heads=sc["lab_heads"], head_dim=sc["lab_dim"],
+                    max_length=sc["lab_maxlen"])
+
+
+def test_packed_rows_add_the_ids_fed_and_the_ranks():
+    pk = V.packed.uncached(S_A, S_B, 100)
+    labels = {k: k for k in ("token", "segment", "fed", "rank") + V.PACK_CONTRACTS}
+    run = V.pack_run.uncached(S_A, S_B, ids="from0", ranks=2, restart=True)
+    rows = V.packed_rows(pk, names=("A", "B"), row_labels=labels, run=run)
+    assert [r[""] for r in rows] == ["token", "segment", "global", "reset", "source", "fed", "rank"]
+    assert [rows[-2][str(t)] for t in range(8)] == ["0", "1", "2", "3", "0", "1", "2", "3"]
+    assert [rows[-1][str(t)] for t in range(8)] == ["0"] * 4 + ["1"] * 4
+    one = V.packed_rows(pk, names=("A", "B"), row_labels=labels, run=V.pack_run.uncached(S_A, S_B))
+    assert [r[""] for r in one][-1] == "fed"                                  # one rank: no rank line
+
+
+def test_pack_setup_columns():
+    assert V.pack_setup("reset", "block", 1, False) == 0
+    assert V.pack_setup("reset", "block", 3, False) == 0                      # sliced ids: one device's numbers
+    assert V.pack_setup("reset", "block", 2, True) == len(V.PACK_SETUPS) - 1
+    assert V.pack_setup("source", "causal", 1, False) is None
+
+
+@pytest.mark.parametrize("lang", text.LANGS)
+def test_pack_leak_scene_numbers(lang):
+    sc, kw = _pack_scene("pack_leak")
+    a, b = DEFAULTS[lang]
+    run = V.pack_run.uncached(a, b, **kw)
+    table = V.pack_table(a, b, source_offset=kw["source_offset"], num_heads=kw["num_heads"],
+                                  head_dim=kw["head_dim"], max_length=kw["max_length"])
+    say = text.get(lang, "lab.scene.pack_leak.say")
+    assert run["doc_max"][0] < V.HARMLESS and f"{run['doc_max'][1]:.2f}" == "0.77" and "0.77" in say
+    rows = {m if m != "rope" else f"rope_{lay}": i for i, (m, lay) in enumerate(V.SUMMARY_ROWS)}
+    leak, from0 = V.pack_setup("reset", "causal", 1, False), V.pack_setup("from0", "block", 1, False)
+    assert run["setup"] == leak
+    assert (table["err"][:, leak] > V.HARMFUL).all() and f"{table['err'][rows['nope'], leak]:.2f}" == "0.61"
+    assert [f"{table['err'][rows[m], from0]:.2f}" for m in ("sinusoidal", "learned")] == ["0.75", "1.15"]
+    assert all(table["err"][rows[m], from0] < V.HARMLESS for m in ("rope_interleaved", "rope_half", "alibi", "t5"))
+    for number in ("0.61", "0.75", "1.15"):
+        assert number in say
+
+
+@pytest.mark.parametrize("lang", text.LANGS)
+def test_pack_cp_scene_numbers(lang):
+    sc, kw = _pack_scene("pack_cp")
+    a, b = DEFAULTS[lang]
+    run = V.pack_run.uncached(a, b, **kw)
+    on_rank1 = [i for i, r in enumerate(run["rank"]) if r == 1]
+    assert kw["ranks"] == 2 and on_rank1 == [4, 5, 6, 7] and run["segments"][3:] == [1] * 5   # B's last 4 tokens
+    assert [run["ids_fed"][i] for i in on_rank1] == [0, 1, 2, 3]                              # instead of 1..4
+    assert V.pack_run.uncached(a, b, **{**kw, "restart": False})["ids_fed"][4:] == [1, 2, 3, 4]
+    rank0 = [e for i, e in enumerate(np.concatenate(run["errors"])) if run["rank"][i] == 0]
+    assert max(rank0) < V.HARMLESS and f"{run['doc_max'][1]:.2f}" == "0.57"
+    say = text.get(lang, "lab.scene.pack_cp.say")
+    for number in ("2", "4", "0…3", "1…4", "0.57"):
+        assert number in say
