@@ -28,6 +28,13 @@ def lengths(l_train, l_target):
             "l_target": ("extrapolation.fig.l_target", {"n": f"{l_target:,}"})}
 
 
+def _on_paste():
+    """A config pasted (or the paste box chosen): analysed at its own lengths, as a gallery model is."""
+    own = mview.paste_lengths(st.session_state.get("ext_paste", mview.entry(view.FALLBACK)["config_json"]))
+    if own:
+        st.session_state.update(ext_ltrain=own[0], ext_ltarget=own[1], ext_method="model")
+
+
 def _on_preset():
     """A model chosen from the list, or the paste box: the length sliders go to the model's own lengths."""
     if (k := st.session_state.get("ext_preset")) in gallery.KEYS:
@@ -35,13 +42,6 @@ def _on_preset():
                                 ext_method="model")
     elif k == "pasted":
         _on_paste()
-
-
-def _on_paste():
-    """A config pasted (or the paste box chosen): analysed at its own lengths, as a gallery model is."""
-    own = mview.paste_lengths(st.session_state.get("ext_paste", mview.entry(view.FALLBACK)["config_json"]))
-    if own:
-        st.session_state.update(ext_ltrain=own[0], ext_ltarget=own[1], ext_method="model")
 
 
 def layer_curves(m, l_train, l_target):

@@ -13,7 +13,7 @@ STRIP_LABELS = (*view.STRIP, *view.MARKS, "window")
 
 
 def strip_plot(rows, key, **labels):
-    """Layer strips (views.models.strips): category colours, ◯ / ◇ marks, windows on hover."""
+    """Layer strips (views.models.strips): category colours, ● / ◇ marks, windows on hover."""
     ui.plot(fm.layer_strip_figure, rows["strips"], rows["names"], key=key, marks=rows["marks"],
             windows=rows["windows"], labels=ui.labels("models.strip", *STRIP_LABELS, **labels))
 
@@ -79,7 +79,7 @@ else:
     keys = tuple(picked)
     entries = [view.entry(k) for k in keys]
     st.markdown(ui.t("models.strip.text"))
-    strip_plot(view.strips(keys), "models_strip", title="models.strip.title", x="models.strip.x")
+    strip_plot(view.strips(keys), key="models_strip", title="models.strip.title", x="models.strip.x")
     ui.explain(view.layer_strip, view.layer_marks)
     cmp = view.compare(keys)
     if len(cmp["models"]) < len(keys):   # a model without RoPE has no spectrum to draw
@@ -107,7 +107,7 @@ else:
 
 with ui.more("models_all", icon=":material/view_week:") as box:   # a deep dive: closed, its body does not run
     if box.open:
-        strip_plot(view.all_strips(), "models_strip_all", x="models.strip.x", title="models.all.title")
+        strip_plot(view.all_strips(), key="models_strip_all", x="models.strip.x", title="models.all.title")
 with ui.more("models_prop", icon=":material/compare:") as box:   # a deep dive: proportional vs partial rotary
     if box.open:
         proportional_section()
