@@ -14,6 +14,12 @@ STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
                 "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6]}
 MARK_SYMBOLS = {"partial": "circle", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
+# The strip's legend sits STRIP_LEGEND_GAP px under its plot (past the ticks and the axis title) in a bottom margin
+# of STRIP_BOTTOM px that holds it wrapped into four rows on a phone: a fixed plot height, so a fixed gap in px.
+STRIP_BOTTOM, STRIP_LEGEND_GAP = 200, 62
+MARKERS = {"partial": {"size": 4, "symbol": "circle", "color": "#000000"},   # small: 61 dots stay apart on a phone
+           "proportional": {"size": 7, "symbol": "diamond", "color": "#FFFFFF", "line": {"color": "#000000",
+                                                                                          "width": 1}}}
 MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALETTE[4], style.PALETTE[1],
                 "#000000", style.PALETTE[5])
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
@@ -51,15 +57,16 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
               "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
              for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
     rows = list(names)
-    for mark, symbol in MARK_SYMBOLS.items():
+    for mark in MARK_SYMBOLS:
         xy = [(i, rows[r]) for r, ms in enumerate(marks or []) for i, m in enumerate(ms) if m == mark]
         if xy:
             data.append({"type": "scatter", "x": [x for x, _ in xy], "y": [y for _, y in xy], "mode": "markers",
                          "name": labels[mark], "hoverinfo": "skip",
-                         "marker": {"size": 7, "symbol": symbol, "color": "#FFFFFF" if mark == "proportional"
-                                    else "#000000", "line": {"color": "#000000", "width": 1}}})
-    lay = style.layout(labels, height=height or 200 + 46 * len(strips), **PLACES, xaxis={"showgrid": False},
+                         "marker": MARKERS[mark]})
+    height = height or 260 + 46 * len(strips)
+    lay = style.layout(labels, height=height, **PLACES, margin={"b": STRIP_BOTTOM}, xaxis={"showgrid": False},
                        yaxis={"automargin": True, "showgrid": False})
+    lay["legend"]["y"] = -STRIP_LEGEND_GAP / max(20, height - lay["margin"]["t"] - STRIP_BOTTOM)   # px, not a share
     return style.figure(data, lay)
 
 
