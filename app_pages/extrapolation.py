@@ -1,5 +1,6 @@
 """Length extrapolation: wavelengths, unseen phases, PI / NTK / dynamic / YaRN / Llama 3 / LongRoPE; gallery
-presets; a pasted config.json with all it says (layer types, partial rotary, NoPE, softmax scale), checked live."""
+presets; a pasted config.json with all it says (layer types, windows, partial / proportional rotary, M-RoPE,
+NoPE, softmax scale), analysed at its own lengths and checked live."""
 import streamlit as st
 
 from posviz import ui
@@ -27,10 +28,20 @@ def lengths(l_train, l_target):
             "l_target": ("extrapolation.fig.l_target", {"n": f"{l_target:,}"})}
 
 
+def _on_paste():
+    """A config pasted (or the paste box chosen): analysed at its own lengths, as a gallery model is."""
+    own = mview.paste_lengths(st.session_state.get("ext_paste", mview.entry(view.FALLBACK)["config_json"]))
+    if own:
+        st.session_state.update(ext_ltrain=own[0], ext_ltarget=own[1], ext_method="model")
+
+
 def _on_preset():
+    """A model chosen from the list, or the paste box: the length sliders go to the model's own lengths."""
     if (k := st.session_state.get("ext_preset")) in gallery.KEYS:
         st.session_state.update(ext_ltrain=mview.entry(k)["l_train"], ext_ltarget=mview.entry(k)["l_target"],
                                 ext_method="model")
+    elif k == "pasted":
+        _on_paste()
 
 
 def layer_curves(m, l_train, l_target):
@@ -55,14 +66,25 @@ def model_section(m, name, l_train, l_target):
     if "source" in m:
         st.caption(ui.t("extrapolation.model.source", source=m["source"], released=m["released"],
                         check=ui.t(f"extrapolation.check.{m['check']}")))
-    col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention")
-    ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+    if m["no_rope"]:
+        st.info(ui.t(f"extrapolation.no_rope.{m['no_rope']}"))
+    col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention",
+                    "window")
+    if m["types"]:
+        ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
     for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
         st.caption(ui.t(f"extrapolation.note.{code}", v=v))
-    if len(set(m["strip"])) > 1:
-        ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip",
-                labels=ui.labels("models.strip", *mview.STRIP, title="extrapolation.fig.strip.title",
-                                 x="extrapolation.fig.strip.x"))
+    for w in view.window_phases(view.window_inputs(m)):   # what a window means for the distances and phases met
+        st.caption(ui.t("extrapolation.window.line", kind=ui.t(f"extrapolation.window.kind.{w['type']}"),
+                        layers=w["layers"], w=f"{w['window']:,}", w1=f"{w['window'] - 1:,}", turn=w["turn"],
+                        pairs=w["pairs"], slow=f"{w['slowest']:.2g}"))
+    if m["mrope_interleaved"]:
+        st.caption(ui.t("extrapolation.mrope.axes", **dict(zip("thw", view.mrope_axis_pairs(m["mrope_axes"])))))
+    if len(set(m["strip"])) > 1 or any(m["windows"]) or any(m["marks"]):
+        ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip", marks=[m["marks"]],
+                windows=[m["windows"]], labels=ui.labels("models.strip", *mview.STRIP, *mview.MARKS, "window",
+                                                         title="extrapolation.fig.strip.title",
+                                                         x="extrapolation.fig.strip.x"))
     if view.has_layer_curves(m):   # computed only where drawn (several layer types, or LongRoPE's two sets)
         layer_curves(m, l_train, l_target)
     if m["temperature"]:
@@ -133,7 +155,7 @@ def pasted_model():
     """The paste box and what it reads (None, with the reason shown, when it reads no model)."""
     st.caption(ui.t("extrapolation.paste.text"))
     config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
-                               max_chars=rope_config.MAX_BYTES, height=230, bind="query-params")
+                               max_chars=rope_config.MAX_BYTES, height=230, bind="query-params", on_change=_on_paste)
     r = mview.read_pasted(config_text)
     if r.get("model") is None:   # user-derived text: shown as plain code, never as markdown
         if r["boundary"]:
@@ -165,12 +187,18 @@ else:
     if m is not None:
         name = m.get("name", ui.t("extrapolation.model.pasted"))
         model_section(m, name, l_train, l_target)
+    if m is not None and m["main"]:   # a model without RoPE has no spectrum to analyse
         layer = ui.select("ext_layer", tuple(m["types"]), m["main"]) if len(m["types"]) > 1 else m["main"]
         d, params_json = view.spectrum_inputs(m, layer)
-        sections = [(a, b, ui.t(f"extrapolation.mrope.{i}")) for a, b, i in view.mrope_sections(m["mrope_section"])]
+        if (prop := view.proportional_equivalent(m, layer)) is not None:
+            st.caption(ui.t("extrapolation.proportional.line", k=prop[0], d=prop[1], b=f"{prop[2]:.4g}"))
+        sections = [(a, b, ui.t(f"extrapolation.mrope.{i}"))
+                    for a, b, i in view.mrope_sections(m["mrope_section"], m["mrope_interleaved"])]
         analysis_sections(d, params_json, l_train, l_target, method, name, sections)
+    if m is not None:
         check = mview.transformers_check(config_text)   # the live line under the figures of this config
-        st.caption(ui.t("extrapolation.check.line" if "max_rel" in check else "extrapolation.check.failed",
+        st.caption(ui.t("extrapolation.check.none" if check.get("none") else "extrapolation.check.line"
+                        if "max_rel" in check else "extrapolation.check.failed",
                         rel=f"{check.get('max_rel', 0):.1e}", **check))
 
 st.subheader(ui.t("extrapolation.why.title"))

@@ -9,8 +9,47 @@ from posviz.pe import models as gallery
 from posviz.pe import rope_config, scaling
 from posviz.views import models as view
 
+STRIP_LABELS = (*view.STRIP, *view.MARKS, "window")
+
+
+def strip_plot(rows, key, **labels):
+    """Layer strips (views.models.strips): category colours, ● / ◇ marks, windows on hover."""
+    ui.plot(fm.layer_strip_figure, rows["strips"], rows["names"], key=key, marks=rows["marks"],
+            windows=rows["windows"], labels=ui.labels("models.strip", *STRIP_LABELS, **labels))
+
+
+def proportional_section():
+    """Proportional vs partial rotary: the same head and factor read both ways, side by side."""
+    st.markdown(ui.t("models.prop.text"))
+    c = st.columns(4)
+    dim = ui.select_slider("models_prop_d", view.PROP_DIMS, 512, col=c[0])
+    frac = ui.select_slider("models_prop_p", view.PROP_FACTORS, 0.25, col=c[1])
+    base = ui.select_slider("models_prop_base", view.PROP_BASES, 1000000, col=c[2])
+    l_train = ui.select_slider("models_prop_ltrain", gallery.LENGTHS, 131072, col=c[3])
+    pv = view.proportional_vs_partial(dim, frac, base, l_train)
+    names, short = ui.labels("models.prop", *view.READINGS), ui.labels("models.prop.short", *view.READINGS)
+    m = st.columns(4)
+    for i, r in enumerate(view.READINGS):
+        m[i].metric(ui.t("models.prop.metric.slowest", reading=short[r]), f"{pv[r]['slowest']:.3g}")
+        m[2 + i].metric(ui.t("models.prop.metric.never", reading=short[r]),
+                        ui.t("models.prop.metric.never.value", n=pv[r]["never"], k=pv["k"]))
+    ui.plot(fm.rotated_dims_figure, [pv[r]["mask"] for r in view.READINGS], [names[r] for r in view.READINGS],
+            key="models_prop_dims", labels=ui.labels("models.prop", "rotated", "still",
+                                                     title="models.fig.prop_dims.title", x="models.fig.prop_dims.x"))
+    ui.plot(fm.wavelength_compare_figure, [{**pv[r], "name": names[r], "trained": l_train, "max_length": None}
+                                           for r in view.READINGS], key="models_prop_wave",
+            labels=ui.labels("models.fig.wave", "y", "trained", "max", title="models.fig.prop_wave.title",
+                             x="models.fig.prop_wave.x"))
+    ui.plot(fm.decay_compare_figure, pv["distances"], [(names[r], pv[r]["score"], None) for r in view.READINGS],
+            key="models_prop_decay",
+            labels=ui.labels("models.fig.decay", "x", "y", title="models.fig.prop_decay.title"))
+    ui.explain(scaling.proportional_inv_freq, scaling.partial_inv_freq, scaling.rotated_dims,
+               view.proportional_vs_partial)
+    st.markdown(ui.t("models.prop.why"))
+
+
 ui.header("models")
-strip_names = ui.labels("models.strip", *view.STRIP)      # looked up once per run, not once per cell
+strip_names = ui.labels("models.strip", *STRIP_LABELS)   # looked up once per run, not once per cell
 col = ui.labels("models.col", "name", "released", "head_dim", "rotary", "theta", "scaling", "lengths", "pattern",
                 "softmax", "source")
 
@@ -21,10 +60,11 @@ order = ui.select("models_sort", view.SORT_KEYS, "released")
 rows = view.table_rows(order)
 source = "repo" if ui.present() else "source"   # lecture mode: a plain table, the repo name instead of the address
 ui.table([{col["name"]: r["name"], col["released"]: r["released"], col["head_dim"]: r["head_dim"],
-           col["rotary"]: r["rotary_dim"], col["theta"]: r["theta"],
+           col["rotary"]: f"{r['rotary_dim']}" + (" ◇" if r["proportional"] else ""), col["theta"]: r["theta"],
            col["scaling"]: r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else ""),
            col["lengths"]: f"{r['trained']:,} → {r['max_length']:,}",
-           col["pattern"]: " · ".join(f"{n} {strip_names[c]}" for c, n in r["pattern"].items()),
+           col["pattern"]: " · ".join(f"{n} {strip_names[c]}" for c, n in r["pattern"].items())
+           + "".join(f" · {strip_names['window'].format(w=f'{w:,}')}" for w in r["windows"]),
            col["softmax"]: f"{r['softmax']:.4f}", col["source"]: r[source]} for r in rows],
          column_config={col["source"]: st.column_config.LinkColumn(
              col["source"], display_text=r"https://huggingface\.co/([^/ ]+/[^/ ]+).*")})
@@ -39,10 +79,11 @@ else:
     keys = tuple(picked)
     entries = [view.entry(k) for k in keys]
     st.markdown(ui.t("models.strip.text"))
-    ui.plot(fm.layer_strip_figure, [e["strip"] for e in entries], [e["name"] for e in entries], key="models_strip",
-            labels=ui.labels("models.strip", *view.STRIP, "title", "x"))
-    ui.explain(view.layer_strip)
+    strip_plot(view.strips(keys), key="models_strip", title="models.strip.title", x="models.strip.x")
+    ui.explain(view.layer_strip, view.layer_marks)
     cmp = view.compare(keys)
+    if len(cmp["models"]) < len(keys):   # a model without RoPE has no spectrum to draw
+        st.caption(ui.t("models.wave.skipped", names=", ".join(e["name"] for e in entries if not e["main"])))
     st.subheader(ui.t("models.wave.title"))
     st.markdown(ui.t("models.wave.text"))
     named = [{**m, "name": ui.t("models.wave.name", name=m["name"], trained=f"{m['trained']:,}",
@@ -60,12 +101,14 @@ else:
     checks = [(e, view.transformers_check(e["config_json"])) for e in entries]
     head = ui.labels("models.check", "version", "rel")
     ui.table([{col["name"]: e["name"], head["version"]: c["version"],
-               head["rel"]: f"{c['max_rel']:.1e}" if "max_rel" in c else c["error"]} for e, c in checks])
+               head["rel"]: f"{c['max_rel']:.1e}" if "max_rel" in c else ui.t("models.check.none") if c.get("none")
+               else c["error"]} for e, c in checks])
     st.caption(ui.t("models.check.text"))
 
 with ui.more("models_all", icon=":material/view_week:") as box:   # a deep dive: closed, its body does not run
     if box.open:
-        everyone = view.all_strips()
-        ui.plot(fm.layer_strip_figure, everyone["strips"], everyone["names"], key="models_strip_all",
-                labels=ui.labels("models.strip", *view.STRIP, "x", title="models.all.title"))
+        strip_plot(view.all_strips(), key="models_strip_all", x="models.strip.x", title="models.all.title")
+with ui.more("models_prop", icon=":material/compare:") as box:   # a deep dive: proportional vs partial rotary
+    if box.open:
+        proportional_section()
 st.page_link("app_pages/extrapolation.py", label=ui.t("nav.extrapolation"), icon=":material/arrow_forward:")

@@ -22,11 +22,12 @@ def table():
     for r in view.table_rows("released"):
         e = view.entry(r["key"])
         c = view.transformers_check(e["config_json"])
-        rel = c.get("max_rel", float("inf"))
+        rel = 0.0 if c.get("none") else c.get("max_rel", float("inf"))   # no RoPE, and none in transformers
         worst = max(worst, rel)
         pattern = " · ".join(f"{n} {k}" for k, n in r["pattern"].items())
         scaling = r["scaling"] + (f" ×{r['factor']:g}" if r["factor"] else "")
-        checked = ", ".join(row[0] for row in c.get("rows", [])) or c.get("error", "")
+        checked = ", ".join(row[0] for row in c.get("rows", [])) or c.get("error", "") or \
+            ("no RoPE; transformers: no rotary module" if c.get("none") else "")
         rows.append(f"| [{r['name']}]({r['source'].split(' ')[0]}) | {r['released']} | {e['model_type']} "
                     f"| {r['head_dim']} | {r['rotary_dim']} | {r['theta']} | {scaling} "
                     f"| {r['trained']:,} → {r['max_length']:,} | {pattern} "

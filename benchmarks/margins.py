@@ -25,7 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache",
          # views whose charts the default view does not draw (deep dives open, a section switched on)
-         "kv-cache?kv_stream=true&kv_sinks=true", "lab?lab_pack=true&lab_pack_all=true")
+         "kv-cache?kv_stream=true&kv_sinks=true", "lab?lab_pack=true&lab_pack_all=true",
+         "models?models_all=true&models_prop=true", "extrapolation?ext_preset=gemma4_31b",
+         "extrapolation?ext_preset=llama4_scout")
 DESKTOP = dict(viewport={"width": 1280, "height": 720})
 SIDES = "lrtb"
 SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit

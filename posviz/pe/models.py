@@ -42,9 +42,21 @@ def model(key: str) -> dict:
     check_choice("model", key, KEYS)
     entry = copy.deepcopy(GALLERY[key])
     rope = read_model_rope(copy.deepcopy(entry["config"]))
-    l_train = entry.get("l_train") or rope.trained_length
-    l_target = entry.get("l_target") or (rope.max_length if (rope.max_length or 0) > l_train else 4 * l_train)
-    return {**entry, "rope": rope, "l_train": int(l_train), "l_target": int(l_target)}
+    l_train, l_target = own_lengths(rope, entry.get("l_train"), entry.get("l_target"))
+    return {**entry, "rope": rope, "l_train": l_train, "l_target": l_target}
+
+
+def own_lengths(rope, l_train=None, l_target=None) -> tuple[int, int]:
+    """The lengths a model is analysed at, gallery entry or pasted config alike: its trained length, and its
+    maximum length when that is longer (else 4x the trained length); a length the page does not offer is
+    replaced by the nearest one it does (a pasted config can say anything)."""
+    l_train = int(l_train or rope.trained_length or rope.max_length or 4096)
+    l_target = int(l_target or (rope.max_length if (rope.max_length or 0) > l_train else 4 * l_train))
+    return _offered(l_train), _offered(l_target)
+
+
+def _offered(n):
+    return n if not LENGTHS or n in LENGTHS else min(LENGTHS, key=lambda x: (abs(x - n), x))
 
 
 def config_json(key: str) -> str:
@@ -60,7 +72,11 @@ def _default_lengths():
     return out
 
 
+LENGTHS = ()   # set below, once the gallery's own lengths are known (own_lengths snaps to it)
+
+
 # Lengths the extrapolation page offers: powers of two plus every gallery model's own lengths
 # (the trained and maximum lengths of the configs, as read; see tests/pe/test_models.py).
 LENGTHS = tuple(sorted({2 ** k for k in range(8, 24)} | _default_lengths()
-                       | {2048, 4096, 8192, 16384, 32768, 40960, 128000, 131072, 163840, 262144}))
+                       | {2048, 4096, 8192, 16384, 32768, 40960, 65536, 128000, 131072, 132096, 163840, 196608,
+                          262144, 1048576}))

@@ -38,7 +38,7 @@ from posviz.validate import (
     check_int,
 )
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
 # Methods the extrapolation page compares; "ntk" is static NTK-aware (a default RoPE with base b').
 SCALING_METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
 ROPE_PARAMETER_KEYS = (
@@ -53,6 +53,7 @@ REQUIRED = {
     "llama3": ("rope_theta", "factor", "original_max_position_embeddings", "low_freq_factor",
                "high_freq_factor"),
     "longrope": ("rope_theta", "factor", "original_max_position_embeddings", "short_factor", "long_factor"),
+    "proportional": ("rope_theta",),
 }
 MAX_FACTOR = 4096.0   # L_target / L_train up to 2^20 / 2^8
 MAX_THETA = 1e12   # NTK-aware / dynamic bases grow past the 1e9 cap of plain RoPE
@@ -74,12 +75,17 @@ def _factor_list(name, values, n):
 
 
 def rotary_width(head_dim: int, rope_parameters: dict) -> int:
-    """The dims RoPE rotates: int(head_dim * partial_rotary_factor) as transformers computes it
-    (head_dim when there is no partial_rotary_factor). Must be even."""
+    """The dims the rotation is applied to: int(head_dim * partial_rotary_factor) as transformers computes
+    it (head_dim when there is no partial_rotary_factor). Must be even. rope_type "proportional" covers the
+    whole head (its unrotated pairs turn at frequency 0): head_dim, whatever the factor."""
     prf = rope_parameters.get("partial_rotary_factor") if isinstance(rope_parameters, dict) else None
     if prf is None:
         return head_dim
     prf = check_float("partial_rotary_factor", prf, 0.0, 1.0, lo_open=True)
+    if rope_parameters.get("rope_type") == "proportional":
+        if proportional_pairs(head_dim, prf) < 1:
+            raise PosvizError("rotary_odd", head_dim=head_dim, factor=prf, got=0)
+        return head_dim
     dim = int(head_dim * prf)
     if dim < 2 or dim % 2:
         raise PosvizError("rotary_odd", head_dim=head_dim, factor=prf, got=dim)
@@ -102,7 +108,7 @@ def check_rope_parameters(head_dim: int, rope_parameters: dict) -> tuple[int, di
         out["partial_rotary_factor"] = float(p["partial_rotary_factor"])
     if rope_type == "dynamic" and dim < 4:
         raise PosvizError("at_least", name="head_dim (rope_type 'dynamic': exponent d/(d-2))", lo=4, got=dim)
-    if rope_type != "default":
+    if rope_type not in ("default", "proportional") or p.get("factor") is not None:
         out["factor"] = check_float("factor", p["factor"], 1.0, MAX_FACTOR)
     if rope_type in ("dynamic", "yarn", "llama3", "longrope"):
         out["original_max_position_embeddings"] = check_int(
@@ -328,6 +334,81 @@ def llama3_bands(head_dim: int, rope_parameters: dict) -> torch.Tensor:
     return bands
 
 
+def proportional_pairs(head_dim: int, partial_rotary_factor: float) -> int:
+    """How many pairs proportional RoPE rotates: int(p * D // 2), exactly as transformers computes it."""
+    return int(partial_rotary_factor * head_dim // 2)
+
+
+def proportional_inv_freq(head_dim: int, partial_rotary_factor: float, base: float,
+                          factor: float = 1.0) -> torch.Tensor:
+    r"""Proportional RoPE (rope_type "proportional", Gemma 4's global layers) -> Tensor[D/2] float32.
+
+    Formula:
+        k = \lfloor p\,D/2 \rfloor,\qquad
+        \theta_i = \frac{b^{-2i/D}}{s}\ \ (i < k),\qquad \theta_i = 0\ \ (k \le i < D/2)
+
+    The first k pairs rotate at the frequencies of the *whole* D-wide head (D in the exponent, not
+    pD); the other D/2 - k pairs are padded with frequency 0, so the rotation covers the whole head
+    and leaves them unchanged. With rotate_half's pairs (i, i + D/2), dims 0..k-1 and D/2..D/2+k-1
+    rotate. Equals transformers' _compute_proportional_rope_parameters (float32, same order).
+    Gemma 4 (D = 512, p = 0.25, b = 10^6): k = 64, the slowest rotated pair turns at
+    10^6^(-126/512) ≈ 0.033 rad per position.
+    """
+    head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
+    p = check_float("partial_rotary_factor", partial_rotary_factor, 0.0, 1.0, lo_open=True)
+    base = check_float("rope_theta", base, 1.0, MAX_THETA, lo_open=True)
+    factor = check_float("factor", factor, 1.0, MAX_FACTOR)
+    k = proportional_pairs(head_dim, p)
+    i2 = torch.arange(0, 2 * k, 2, dtype=torch.int64).to(torch.float32)   # [k] = 2i
+    rotated = 1.0 / (base ** (i2 / head_dim))                            # [k] exponent over the whole head
+    zeros = torch.zeros(head_dim // 2 - k, dtype=torch.float32)          # [D/2 - k] unrotated pairs
+    return torch.cat([rotated, zeros]) / factor                          # [D/2]
+
+
+def partial_inv_freq(head_dim: int, partial_rotary_factor: float, base: float,
+                     factor: float = 1.0) -> torch.Tensor:
+    r"""The same fields read as ordinary partial rotary (the misreading of proportional RoPE)
+    -> Tensor[D/2] float32, the pairs that do not rotate given frequency 0 so that both readings have
+    the same shape.
+
+    Formula:
+        d = \lfloor p\,D \rfloor,\qquad
+        \theta_i = \frac{b^{-2i/d}}{s}\ \ (i < d/2),\qquad \theta_i = 0\ \ (d/2 \le i < D/2)
+
+    The first d dims rotate as a d-wide head would (d in the exponent): the slowest rotated pair
+    turns at b^{-(d-2)/d}, for Gemma 4's global layers 10^6^(-126/128) ≈ 1.2e-6 rad per position
+    instead of ≈ 0.033 -- a wavelength of about 5 million positions instead of 188.
+    """
+    head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
+    p = check_float("partial_rotary_factor", partial_rotary_factor, 0.0, 1.0, lo_open=True)
+    d = rotary_width(head_dim, {"partial_rotary_factor": p})
+    inv = rope_frequencies(d, {"rope_type": "default", "rope_theta": base})[0]   # [d/2]
+    zeros = torch.zeros(head_dim // 2 - d // 2, dtype=torch.float32)          # [D/2 - d/2]
+    return torch.cat([inv, zeros]) / check_float("factor", factor, 1.0, MAX_FACTOR)   # [D/2]
+
+
+def rotated_dims(head_dim: int, partial_rotary_factor: float, reading: str) -> torch.Tensor:
+    r"""Which of the D dims of a head rotate -> BoolTensor[D].
+
+    Formula:
+        \text{proportional: } \{0,\dots,k-1\} \cup \{D/2,\dots,D/2+k-1\},\ k = \lfloor pD/2 \rfloor
+        \text{partial: } \{0,\dots,d-1\},\ d = \lfloor pD \rfloor
+
+    (rotate_half pairs: proportional pairs dim i with i + D/2 across the whole head; partial rotary
+    pairs i with i + d/2 inside its first d dims.)
+    """
+    reading = check_choice("reading", reading, ("proportional", "partial"))
+    head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
+    mask = torch.zeros(head_dim, dtype=torch.bool)                     # [D]
+    if reading == "proportional":
+        k = proportional_pairs(head_dim, partial_rotary_factor)
+        mask[:k] = True
+        mask[head_dim // 2:head_dim // 2 + k] = True
+    else:
+        mask[:rotary_width(head_dim, {"partial_rotary_factor": partial_rotary_factor})] = True
+    return mask
+
+
 def rope_frequencies(head_dim: int, rope_parameters: dict, *,
                      seq_len: int | None = None) -> tuple[torch.Tensor, float]:
     r"""(inv_freq Tensor[rotary_dim//2] float32, attention_factor float) for a HF-style dict.
@@ -342,8 +423,10 @@ def rope_frequencies(head_dim: int, rope_parameters: dict, *,
         \text{LongRoPE: } \theta'_i = \frac{\theta_i}{f_i},\ f
             = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\
             \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
+        \text{proportional: } \theta'_i = b^{-2i/D}/s\ (i < \lfloor pD/2 \rfloor),\quad \theta'_i = 0\ \text{else}
 
-    d is the rotary width int(head_dim * partial_rotary_factor); s = factor,
+    d is the rotary width int(head_dim * partial_rotary_factor) (proportional: D = head_dim, p its
+    partial_rotary_factor, the unrotated pairs padded with frequency 0); s = factor,
     L0 = original_max_position_embeddings. seq_len matters for "dynamic" and "longrope" (as in
     transformers: the module re-reads it from the largest position id + 1).
     """
@@ -371,6 +454,8 @@ def rope_frequencies(head_dim: int, rope_parameters: dict, *,
         keep = 1 - ramp                                                # [d/2] weight of theta_i
         inv = 1.0 / (p["factor"] * pos) * (1 - keep) + 1.0 / pos * keep  # [d/2]
         attention = yarn_attention_factor(p)
+    elif rt == "proportional":
+        inv = proportional_inv_freq(head_dim, p.get("partial_rotary_factor", 1.0), b, p.get("factor", 1.0))  # [D/2]
     elif rt == "longrope":
         L0 = p["original_max_position_embeddings"]
         f = p["long_factor"] if seq_len and seq_len > L0 else p["short_factor"]

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from posviz.pe import scaling
+from posviz.pe.rope_config import COMPRESSED_KINDS
 from posviz.validate import MAX_POSITION, PosvizError, check_choice, check_float, check_int
 from posviz.views import cached
 
@@ -18,7 +19,8 @@ FALLBACK = "llama31_8b"
 LAYER_TYPES = ("default", "full_attention", "sliding_attention", "chunked_attention")
 # Notes of posviz.pe.rope_config the page turns into sentences (text key extrapolation.note.<code>).
 NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from", "fixed_base", "theta_default",
-              "theta_class_default", "partial", "nope", "softmax", "ignored", "su")
+              "theta_class_default", "partial", "proportional", "nope", "softmax", "per_type", "window",
+              "mrope_interleaved", "mrope_blocks", "rope_kinds", "output_rotation", "unverified", "ignored", "su")
 
 
 def _np(t):
@@ -151,7 +153,9 @@ def curve_inputs(model):
     """The layer-type curves of a described model (views.models.read / entry) as JSON for
     layer_curves: "<type>", or for LongRoPE "<type>:short" and "<type>:long"."""
     out = {}
-    for key, t in model["types"].items():
+    order = [k for k in model["types"] if k != model["main"]] + [model["main"]] * bool(model["main"])   # global last
+    for key in order:
+        t = model["types"][key]
         switch = t["params"].get("original_max_position_embeddings") if "inv_long" in t else None
         out[key + (":short" if switch else "")] = [np.asarray(t["inv_freq"], dtype=np.float64).tolist(),
                                                   t["attention"], switch]
@@ -162,15 +166,53 @@ def curve_inputs(model):
 
 def type_rows(model):
     """One row per layer type of a described model: type, layers, rope_type, theta, factor,
-    rotated dims, attention factor (short -> long for LongRoPE) -- the page names the columns."""
+    rotated dims (the dims that really turn, of the layer's q/k width), attention factor (short -> long for
+    LongRoPE), the layer's attention window ("—" for full attention) -- the page names the columns."""
     rows = []
     for key, t in model["types"].items():
         p = t["params"]
         att = " → ".join(f"{a:.4f}" for a in (t["attention"], t.get("attention_long")) if a is not None)
         rows.append({"type": key, "layers": t["layers"], "rope_type": p["rope_type"], "theta": f"{p['rope_theta']:g}",
-                     "factor": f"{p.get('factor', 1):g}", "rotary": f"{t['rotary_dim']} / {model['head_dim']}",
-                     "attention": att})
+                     "factor": f"{p.get('factor', 1):g}", "rotary": f"{2 * t['pairs']} / {t['attn_dim']}",
+                     "attention": att,
+                     "window": " / ".join(f"{w:,}" if w else "—" for w in t.get("windows") or [None])})
     return rows
+
+
+@cached
+def window_phases(types_json):
+    r"""What an attention window means for the phases a layer meets: per windowed layer type, the distances
+    it sees (0 .. w - 1), how many of its pairs complete a turn within them, and the fraction of a turn its
+    slowest pair sweeps -> [{"type", "window", "turn", "pairs", "slowest"}].
+
+    Formula:
+        r \le w - 1 \;\Rightarrow\; \phi_i \le (w-1)\,\theta_i,\qquad
+            \text{a full turn} \iff \lambda_i = 2\pi/\theta_i \le w - 1
+
+    Beyond the window the layer meets no longer distance, so no new phase, however long the sequence.
+    types_json: {layer kind: [inv_freq list, window, layers]} (pairs at frequency 0 do not turn, left out).
+    """
+    out = []
+    for key, (inv, window, layers) in json.loads(types_json).items():
+        inv = np.asarray(inv, dtype=np.float64)
+        inv = inv[inv > 0]
+        if not window or inv.size == 0:
+            continue
+        swept = (window - 1) * inv / (2 * np.pi)                                       # [d/2] turns over 0..w-1
+        out.append({"type": key, "window": int(window), "turn": int((swept >= 1).sum()), "pairs": int(inv.size),
+                    "slowest": float(min(swept.min(), 1.0)), "layers": int(layers)})
+    return out
+
+
+def window_inputs(model):
+    """The windowed layers of a described model, grouped by attention kind (gpt-oss: its sliding layers;
+    Mistral 7B: every layer), with their RoPE's frequencies, as JSON for window_phases."""
+    groups = {}
+    for kind, key, w in zip(model["kinds"], model["layer_rope"], model["windows"]):
+        if w and key in model["types"] and kind not in COMPRESSED_KINDS:   # compressed layers see older tokens too
+            g = groups.setdefault(kind, [np.asarray(model["types"][key]["inv_freq"], dtype=np.float64).tolist(), w, 0])
+            g[2] += 1
+    return json.dumps(groups, sort_keys=True)
 
 
 def custom_params(theta):
@@ -179,18 +221,62 @@ def custom_params(theta):
 
 
 def spectrum_inputs(model, layer_type=None):
-    """(rotary_dim, params_json) of one layer type of a described model for `analysis`."""
+    r"""(rotary_dim, params_json) of one layer type of a described model for `analysis`.
+
+    Formula:
+        \text{proportional } (D, p, b, s):\quad \theta_i = b^{-2i/D}/s = \big(b^{2k/D}\big)^{-2i/(2k)}/s,
+            \quad i < k = pD/2
+
+    A proportional layer is analysed over its k turning pairs: exactly an ordinary RoPE of width 2k with
+    the base b^{2k/D} (Gemma 4: 10^6^(1/4) ≈ 31.6), linear-scaled by its factor s."""
     t = model["types"][layer_type if layer_type in model["types"] else model["main"]]
     params = {k: v for k, v in t["params"].items() if k not in ("partial_rotary_factor", "mrope_section")}
+    if params["rope_type"] == "proportional":
+        k, width = t["pairs"], t["rotary_dim"]
+        params = {"rope_type": "linear" if params.get("factor", 1) > 1 else "default",
+                  "rope_theta": params["rope_theta"] ** (2 * k / width), **({"factor": params["factor"]}
+                                                                          if params.get("factor", 1) > 1 else {})}
+        return 2 * k, json.dumps(params, sort_keys=True)
     return t["rotary_dim"], json.dumps(params, sort_keys=True)
 
 
-def mrope_sections(section):
-    """M-RoPE's pairs per axis -> [(first pair, last pair + 1, axis index)]: temporal, height, width."""
+def proportional_equivalent(model, layer_type):
+    """(k turning pairs, their width 2k, base b^(2k/D)) of a proportional layer type (see spectrum_inputs),
+    else None."""
+    t = model["types"][layer_type]
+    if t["params"]["rope_type"] != "proportional":
+        return None
+    return t["pairs"], 2 * t["pairs"], t["params"]["rope_theta"] ** (2 * t["pairs"] / t["rotary_dim"])
+
+
+def mrope_sections(section, interleaved=False):
+    """M-RoPE's pairs per axis as consecutive blocks -> [(first pair, last pair + 1, axis index)]: temporal,
+    height, width. Interleaved M-RoPE has no blocks (its axes alternate pair by pair): []."""
     out, start = [], 0
-    for i, n in enumerate(section or []):
+    for i, n in enumerate([] if interleaved else section or []):
         out.append((start, start + n, i))
         start += n
+    return out
+
+
+def mrope_axis_pairs(axes):
+    """The pairs each M-RoPE axis drives, compactly -> [str, str, str] for time, height, width:
+    arithmetic runs of step 1 or 3 written "a–b" / "a, a+3, …, b"."""
+    out = []
+    for axis in (0, 1, 2):
+        idx = [i for i, a in enumerate(axes or []) if a == axis]
+        parts, j = [], 0
+        while j < len(idx):
+            step = idx[j + 1] - idx[j] if j + 1 < len(idx) else 1
+            k = j
+            while k + 1 < len(idx) and idx[k + 1] - idx[k] == step:
+                k += 1
+            if k - j >= 2:
+                parts.append(f"{idx[j]}–{idx[k]}" if step == 1 else f"{idx[j]}, {idx[j] + step}, …, {idx[k]}")
+            else:
+                parts.extend(str(x) for x in idx[j:k + 1])
+            j = k + 1
+        out.append("; ".join(parts))
     return out
 
 

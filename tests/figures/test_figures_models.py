@@ -61,3 +61,20 @@ def test_strip_cells_legend_and_lines():
     assert len(wave.layout.shapes) == sum(bool(m["trained"]) + bool(m["max_length"])
                                           for m in view.compare(PICKS[0])["models"])
     assert decay.layout.xaxis.type == "log" and all(min(tr.x) >= 1 for tr in decay.data)
+
+
+def test_strip_marks_windows_and_rotated_dims_are_valid_plotly():
+    labels = L | {m: m for m in view.MARKS} | {"window": "window {w}", "rotated": "r", "still": "s"}
+    rows = view.strips(("gemma4_31b", "deepseek_v4_flash", "qwen35_397b", "kimi_linear", "mistral_7b"))
+    fig = fm.layer_strip_figure(rows["strips"], rows["names"], labels=labels, marks=rows["marks"],
+                                windows=rows["windows"])
+    assert validated_equals_built(fig)
+    go.Figure(style.presentation(fig).to_dict())
+    assert {tr.name for tr in fig.data[1:]} >= {"compressed", "partial", "proportional", "linear", "nope"}
+    prop = next(tr for tr in fig.data if tr.name == "proportional")
+    assert len(prop.x) == 10 and set(prop.y) == {rows["names"][0]}                    # Gemma 4's 10 global layers
+    assert "window 1,024" in fig.data[0].text[-1][0]                                     # the top row: Gemma 4
+    pv = view.proportional_vs_partial(512, 0.25, 1000000, 131072)
+    fig = fm.rotated_dims_figure([pv[r]["mask"] for r in view.READINGS], list(view.READINGS), labels=labels)
+    assert validated_equals_built(fig) and np.asarray(fig.data[0].z).shape == (2, 512)
+    go.Figure(style.presentation(fig).to_dict())

@@ -46,3 +46,32 @@ def test_every_models_strip_is_a_lazy_deep_dive():
     figs = figures(at)
     assert len(figs) == 4 and len(figs[-1]["data"][0]["y"]) == len(gallery.KEYS)
     assert figs[-1]["layout"]["title"]["text"] == text.get("zh", "models.all.title")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_proportional_deep_dive_and_its_scene(lang):
+    """Closed by default; ?models_prop=true opens proportional vs partial: metrics, three figures, the formulas."""
+    at = open_page("models", lang, models_prop="true")
+    assert_clean(at)
+    figs = figures(at)
+    assert len(figs) == 6                                   # strips, wavelengths, decay + dims, λ, decay
+    assert figs[3]["layout"]["title"]["text"] == text.get(lang, "models.fig.prop_dims.title")
+    values = [m.value for m in at.metric]
+    assert values == ["0.0334", "1.24e-06", "0 / 64", "17 / 64"]
+    at.select_slider(key="models_prop_p").set_value(0.5).run()
+    assert_clean(at)
+    # partial reading, d = 256: λ_i = 2π·10^6^(i/128) > 131,072 for i > 128·log(20,861)/log(10^6) = 92.2
+    assert [m.value for m in at.metric][2:] == ["0 / 128", "35 / 128"]
+
+
+def test_today_models_in_the_table_and_strip():
+    at = open_page("models", "en", models_pick=["gemma4_31b", "deepseek_v4_flash", "kimi_linear", "mistral_7b"])
+    assert_clean(at)
+    table = at.dataframe[0].value
+    names = list(table.iloc[:, 0])
+    assert "Gemma 4 31B" in names and "Kimi Linear 48B-A3B Instruct" in names
+    row = table.iloc[names.index("Gemma 4 31B")]
+    assert row.iloc[3] == "128 ◇" and "window 1,024" in row.iloc[7]
+    assert any(text.get("en", "models.wave.skipped").split("{")[0] in c.value for c in at.caption)
+    checks = at.dataframe[1].value
+    assert text.get("en", "models.check.none") in list(checks.iloc[:, 2])

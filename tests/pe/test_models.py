@@ -92,3 +92,23 @@ def test_model_returns_copies_and_validates():
         gallery.model("gpt4")
     with pytest.raises(ValueError, match="model"):
         gallery.config_json("gpt4")
+
+
+def test_gallery_has_at_least_48_models_with_todays():
+    """Issue 23: Gemma 4 (31B, E2B), Gemma 3n, DeepSeek-V3.2 and V4, Qwen3.5, Qwen3-VL, SmolLM3, Kimi K2.5 and
+    Kimi Linear, Command R7B, Llama 4 Maverick -- each with its source and release date, and a note saying where
+    a value is a class default or recalled."""
+    assert len(gallery.KEYS) >= 48
+    today = ("gemma4_31b", "gemma4_e2b", "gemma3n_e4b", "deepseek_v32", "deepseek_v4_flash", "qwen35_397b",
+             "qwen3_vl_8b", "smollm3_3b", "kimi_k25", "kimi_linear", "command_r7b", "llama4_maverick")
+    assert set(today) <= set(gallery.KEYS)
+    for key in today:
+        assert gallery.GALLERY[key]["note"] and gallery.GALLERY[key]["released"] >= "2024-12-01"
+
+
+def test_own_lengths_snap_to_the_offered_ones():
+    m = gallery.model("qwen25_7b_yarn")["rope"]
+    assert gallery.own_lengths(m) == (32768, 131072)
+    odd = type(m)(model_type=None, head_dim=64, rotary_dim=64, trained_length=5000, layer_rope=[], rope={},
+                  max_length=None)
+    assert gallery.own_lengths(odd) == (4096, 16384)        # 5000 -> nearest offered 4096; 4 x 5000 -> 16384

@@ -5,35 +5,38 @@ layers. posviz's numbers come from posviz.pe.scaling; transformers is only the r
 Also the exact configs of issue 13's failures, legacy keys, and LongRoPE around its switch."""
 import copy
 import importlib
+import inspect
 import json
 import logging
 import math
 
 import pytest
 import torch
-from transformers import AutoConfig
+from transformers import CONFIG_MAPPING, AutoConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from posviz.pe import models as gallery
+from posviz.pe import rope_config
 from posviz.pe.rope_config import read_model_rope
 from posviz.pe.scaling import rope_frequencies
+from posviz.validate import PosvizError
 
 logging.getLogger("transformers").setLevel(logging.ERROR)
 RTOL = 1e-6
+# Attention class of each text model type of the gallery (built on the meta device: its softmax scale, NoPE layers).
 ATTENTION = {"llama": "LlamaAttention", "mistral": "MistralAttention", "mixtral": "MixtralAttention",
-             "qwen2": "Qwen2Attention", "qwen3": "Qwen3Attention", "qwen2_vl": "Qwen2VLAttention",
-             "qwen2_5_vl": "Qwen2_5_VLAttention", "gemma2": "Gemma2Attention", "gemma3": "Gemma3Attention",
+             "qwen2": "Qwen2Attention", "qwen3": "Qwen3Attention", "qwen2_vl_text": "Qwen2VLAttention",
+             "qwen2_5_vl_text": "Qwen2_5_VLAttention", "gemma2": "Gemma2Attention", "gemma3_text": "Gemma3Attention",
              "phi": "PhiAttention", "phi3": "Phi3Attention", "gpt_neox": "GPTNeoXAttention",
              "gptj": "GPTJAttention", "stablelm": "StableLmAttention", "deepseek_v2": "DeepseekV2Attention",
              "deepseek_v3": "DeepseekV3Attention", "gpt_oss": "GptOssAttention", "cohere": "CohereAttention",
-             "olmo2": "Olmo2Attention", "llama4": "Llama4TextAttention", "qwen3_next": "Qwen3NextAttention"}
-ROTARY = {"llama4": "Llama4TextRotaryEmbedding", "qwen2_vl": "Qwen2VLRotaryEmbedding",
-          "qwen2_5_vl": "Qwen2_5_VLRotaryEmbedding", "gpt_neox": "GPTNeoXRotaryEmbedding",
-          "gptj": "GPTJRotaryEmbedding", "stablelm": "StableLmRotaryEmbedding",
-          "deepseek_v2": "DeepseekV2RotaryEmbedding", "deepseek_v3": "DeepseekV3RotaryEmbedding",
-          "gpt_oss": "GptOssRotaryEmbedding", "olmo2": "Olmo2RotaryEmbedding",
-          "qwen3_next": "Qwen3NextRotaryEmbedding", "phi": "PhiRotaryEmbedding", "phi3": "Phi3RotaryEmbedding",
-          "gemma2": "Gemma2RotaryEmbedding", "gemma3": "Gemma3RotaryEmbedding", "cohere": "CohereRotaryEmbedding"}
+             "olmo2": "Olmo2Attention", "llama4_text": "Llama4TextAttention", "qwen3_next": "Qwen3NextAttention",
+             "gemma4_text": "Gemma4TextAttention", "gemma3n_text": "Gemma3nTextAttention",
+             "deepseek_v32": "DeepseekV32Attention", "deepseek_v4": "DeepseekV4Attention",
+             "qwen3_5_moe_text": "Qwen3_5MoeAttention", "qwen3_vl_text": "Qwen3VLTextAttention",
+             "smollm3": "SmolLM3Attention", "cohere2": "Cohere2Attention", "glm4_moe": "Glm4MoeAttention",
+             "qwen3_moe": "Qwen3MoeAttention"}
+ROPE_KEYS = [k for k in gallery.KEYS if read_model_rope(copy.deepcopy(gallery.GALLERY[k]["config"])).rope]
 
 
 def text_config(config):
@@ -41,44 +44,49 @@ def text_config(config):
     return AutoConfig.for_model(cfg.pop("model_type"), **cfg).get_text_config(decoder=True)
 
 
-def modeling(config):
-    mt = config["model_type"]
-    return importlib.import_module(f"transformers.models.{mt}.modeling_{mt}")
+def modeling(tc):
+    """The modeling module of a text config (Mistral 3's text model is Mistral's, Kimi K2.5's DeepSeek-V3's)."""
+    return importlib.import_module(type(tc).__module__.replace(".configuration_", ".modeling_"))
 
 
-def rotary_class(config):
-    mt = config["model_type"]
-    return getattr(modeling(config), ROTARY.get(mt, f"{mt.capitalize()}RotaryEmbedding"))
+def rotary_class(tc):
+    """The text rotary-embedding class defined in the model's module (not its vision / audio one)."""
+    module = modeling(tc)
+    found = [c for n, c in vars(module).items() if isinstance(c, type) and n.endswith("RotaryEmbedding")
+             and c.__module__ == module.__name__ and "Vision" not in n and "Audio" not in n]
+    return next((c for c in found if "Text" in c.__name__), found[0])
 
 
 def reference(config):
     """{layer type: (inv_freq, attention scaling)} of the model's rotary module."""
     tc = text_config(config)
-    emb = rotary_class(config)(tc)
-    if config["model_type"] == "gptj":   # sin/cos table: the angle at position 1 is theta_i
+    emb = rotary_class(tc)(tc)
+    if tc.model_type == "gptj":   # sin/cos table: the angle at position 1 is theta_i
         table = emb.embed_positions[1].double()
         half = table.shape[0] // 2
         return tc, {"default": (torch.atan2(table[:half], table[half:]), 1.0)}
     if hasattr(emb, "inv_freq"):
         return tc, {"default": (emb.inv_freq, float(emb.attention_scaling))}
     return tc, {lt: (getattr(emb, f"{lt}_inv_freq"), float(getattr(emb, f"{lt}_attention_scaling")))
-                for lt in emb.layer_types}
+                for lt in emb.layer_types if hasattr(emb, f"{lt}_inv_freq")}
 
 
 def rel(a, b):
     a, b = torch.as_tensor(a, dtype=torch.float64), torch.as_tensor(b, dtype=torch.float64)
     assert a.shape == b.shape, (a.shape, b.shape)
-    return float(((a - b).abs() / b.abs()).max())
+    nz = b != 0                                    # proportional RoPE's unrotated pairs: exactly 0 in both
+    assert torch.equal(a[~nz], b[~nz])
+    return float(((a[nz] - b[nz]).abs() / b[nz].abs()).max())
 
 
 def attention_modules(config, tc):
-    cls = getattr(modeling(config), ATTENTION[config["model_type"]])
+    cls = getattr(modeling(tc), ATTENTION[tc.model_type])
     with torch.device("meta"):
         return [cls(tc, layer_idx=i) for i in range(tc.num_hidden_layers)
                 if not (getattr(tc, "layer_types", None) and tc.layer_types[i] == "linear_attention")]
 
 
-@pytest.mark.parametrize("key", gallery.KEYS)
+@pytest.mark.parametrize("key", ROPE_KEYS)
 def test_gallery_model_equals_its_transformers_rotary_module(key):
     config = gallery.GALLERY[key]["config"]
     m = read_model_rope(copy.deepcopy(config))
@@ -100,7 +108,7 @@ def test_gallery_model_equals_its_transformers_rotary_module(key):
             assert rel(ours, inv) <= RTOL and att == pytest.approx(a, rel=1e-12), (key, seq_len)
 
 
-@pytest.mark.parametrize("key", gallery.KEYS)
+@pytest.mark.parametrize("key", ROPE_KEYS)
 def test_gallery_model_softmax_scale_nope_layers_and_head_dim(key):
     config = gallery.GALLERY[key]["config"]
     m = read_model_rope(copy.deepcopy(config))
@@ -108,8 +116,22 @@ def test_gallery_model_softmax_scale_nope_layers_and_head_dim(key):
     attns = attention_modules(config, tc)
     for attn in attns:
         assert attn.scaling == pytest.approx(m.softmax_scale / math.sqrt(m.head_dim), rel=1e-12), key
+        lr = m.rope.get(m.layer_rope[attn.layer_idx])            # per layer type: its own width and scale
+        if lr is not None:
+            width = next(getattr(attn, a) for a in ("qk_head_dim", "head_dim", "head_size") if hasattr(attn, a))
+            assert width == lr.attn_dim and attn.scaling == pytest.approx(
+                lr.softmax_scale / math.sqrt(lr.attn_dim), rel=1e-12), (key, attn.layer_idx)
     assert len(m.layer_rope) == tc.num_hidden_layers
-    if config["model_type"] == "llama4":
+    nope_types = {"smollm3", "cohere2"}
+    if tc.model_type in nope_types:
+        uses = [getattr(a, "use_rope", None) for a in attns]
+        if tc.model_type == "cohere2":                            # Cohere2's forward rotates only windowed layers
+            uses = [a.sliding_window is not None for a in attns]
+        assert [i for i, u in enumerate(uses) if not u] == [i for i, r in enumerate(m.layer_rope) if r == "nope"]
+    elif tc.model_type in ("qwen3_5_moe_text",):
+        assert [i for i, k in enumerate(tc.layer_types) if k == "linear_attention"] == \
+            [i for i, r in enumerate(m.layer_rope) if r == "nope"]
+    elif config["model_type"] == "llama4":
         assert [i for i, a in enumerate(attns) if not a.use_rope] == [i for i, r in enumerate(m.layer_rope)
                                                                        if r == "nope"]
     elif config["model_type"] == "qwen3_next":
@@ -197,3 +219,181 @@ def test_transformers_class_defaults_for_rope_theta():
                              "num_hidden_layers": 6})
         rope = m.rope.get("full_attention", m.rope.get("default"))
         assert rope.rope_parameters["rope_theta"] == want, mt
+
+
+# ---------------------------------------------------------------- every model type posviz claims to read
+def _hf_pairing(tc):
+    """How transformers pairs the rotated dims of a model type, read off its modeling code: rotate_half on
+    x[..., 0::2] / complex rotation / interleaved weights rearranged before rotate_half (DeepSeek's
+    rope_interleave; unconditional in V3.2's, GLM-5's, LongCat's main attention) = "interleaved"."""
+    mod = modeling(tc)
+    src = inspect.getsource(mod)
+    rh = getattr(mod, "rotate_half", None)
+    if rh is not None and "::2" in inspect.getsource(rh) or "view_as_complex" in src or "torch.polar" in src \
+            or "def rotate_every_two" in src:
+        return "interleaved"
+    if "apply_rotary_pos_emb_interleave(" in src:
+        return "interleaved" if "rope_interleave" not in src or getattr(tc, "rope_interleave", False) else "half"
+    return "half"
+
+
+DEFAULT_CHECKED = sorted(rope_config.VERIFIED - {"gptj", "kimi_linear", "glm4_moe"})   # those three: gallery only
+
+
+@pytest.mark.parametrize("model_type", DEFAULT_CHECKED)
+def test_every_verified_model_type_on_its_class_defaults(model_type):
+    """The class's default config (transformers' own example values) read by posviz == its rotary module:
+    inv_freq and attention factor of every layer type, and the pairing its code applies."""
+    tc = CONFIG_MAPPING[model_type]()
+    m = read_model_rope(json.loads(json.dumps(tc.to_dict(), default=str)))
+    assert ("unverified", model_type) not in m.notes
+    emb = rotary_class(tc)(tc)
+    ref = {"default": (emb.inv_freq, float(emb.attention_scaling))} if hasattr(emb, "inv_freq") else {
+        lt: (getattr(emb, f"{lt}_inv_freq"), float(getattr(emb, f"{lt}_attention_scaling")))
+        for lt in emb.layer_types if hasattr(emb, f"{lt}_inv_freq")}
+    assert ref and set(ref) <= set(m.rope) | {"default"}
+    for lt, (inv, a) in ref.items():
+        ours, att = (m.rope.get(lt) or m.rope[rope_config.main_layer_type(m)]).frequencies()
+        assert rel(ours, inv) <= RTOL, lt
+        assert att == pytest.approx(a, rel=1e-12), lt
+    assert m.layout == _hf_pairing(tc)
+
+
+def test_gallery_covers_verified_types_and_pairing():
+    for key in gallery.KEYS:
+        config = gallery.GALLERY[key]["config"]
+        tc = text_config(config)
+        m = read_model_rope(copy.deepcopy(config))
+        assert tc.model_type in rope_config.VERIFIED, key
+        if m.rope:
+            assert m.layout == _hf_pairing(tc), key
+
+
+def test_unverified_types_are_read_with_a_note():
+    m = read_model_rope({"model_type": "ernie4_5_vl_moe", "text_config": {"hidden_size": 1024,
+                                                                          "num_attention_heads": 8}})
+    assert any(code == "unverified" for code, _ in m.notes)
+
+
+# ---------------------------------------------------------------- issue 23: today's models, exactly
+def test_gemma4_proportional_rope_against_transformers():
+    """Gemma 4's global layers: 64 of 256 pairs rotate at the frequencies of a 512-wide head (slowest ≈ 0.0334,
+    not the ≈ 1.24e-6 of ordinary partial rotary); the other 192 turn at 0. Local layers: plain RoPE on 256."""
+    m = model("gemma4_31b")
+    full, local = m.rope["full_attention"], m.rope["sliding_attention"]
+    assert full.rope_parameters == {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}
+    inv, a = full.frequencies()
+    ref, b = ROPE_INIT_FUNCTIONS["proportional"](text_config(gallery.GALLERY["gemma4_31b"]["config"])
+                                                 .per_layer_config["full_attention"], None, layer_type="full_attention")
+    assert torch.equal(inv, ref) and a == b == 1.0
+    assert inv.shape == (256,) and full.rotated_pairs == 64 and int((inv > 0).sum()) == 64
+    assert inv[63].item() == pytest.approx(1e6 ** (-126 / 512), rel=1e-6) and f"{inv[63].item():.3f}" == "0.033"
+    assert rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e6})[0][63].item() == pytest.approx(
+        1.24e-6, rel=2e-3)                                     # what reading it as ordinary partial rotary gives
+    assert (full.attn_dim, local.attn_dim) == (512, 256)
+    assert (full.softmax_scale, local.softmax_scale) == (math.sqrt(512), 16.0)   # scaling 1.0 on both
+    assert m.layer_rope.count("full_attention") == 10 and m.layer_rope[5] == "full_attention"
+    assert {m.windows[i] for i, k in enumerate(m.layer_kinds) if k == "sliding_attention"} == {1024}
+    assert all(m.windows[i] is None for i, k in enumerate(m.layer_kinds) if k == "full_attention")
+    e2b = model("gemma4_e2b")
+    assert e2b.layer_rope.count("full_attention") == 7 and set(w for w in e2b.windows if w) == {512}
+
+
+def test_gemma4_text_config_alone_no_longer_crashes():
+    """transformers raises AmbiguousGlobalPerLayerAttributeError (a RuntimeError) for config.head_dim of a
+    heterogeneous Gemma 4 text config: posviz reads each layer's own config instead."""
+    tc = gallery.GALLERY["gemma4_e2b"]["config"]["text_config"]
+    m = read_model_rope(json.dumps(tc))
+    assert m.rope["full_attention"].attn_dim == 512 and m.rope["sliding_attention"].attn_dim == 256
+
+
+def test_gemma3n_softmax_scale_16():
+    m = model("gemma3n_e4b")
+    assert m.softmax_scale == 16.0 and all(lr.softmax_scale == 16.0 for lr in m.rope.values())
+    assert m.rope["full_attention"].rope_parameters["rope_theta"] == 1e6
+    assert m.rope["sliding_attention"].rope_parameters["rope_theta"] == 1e4
+
+
+def test_deepseek_v4_rope_kinds_yarn_and_interleaved_pairs():
+    m = model("deepseek_v4_flash")
+    assert m.layer_rope.count("main") == 2 and m.layer_rope.count("compress") == 41 and m.layer_rope[:2] == ["main"] * 2
+    main, comp = m.rope["main"].rope_parameters, m.rope["compress"].rope_parameters
+    assert main == {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.125}
+    assert comp["rope_type"] == "yarn" and comp["rope_theta"] == 160000.0 and comp["factor"] == 16
+    assert comp["original_max_position_embeddings"] == 65536 and m.rope["compress"].frequencies()[1] == 1.0
+    assert (m.head_dim, m.rotary_dim, m.layout, m.placement) == (512, 64, "interleaved", "trailing")
+    assert (m.trained_length, m.max_length) == (65536, 1048576) and set(m.windows) == {128}
+    assert ("output_rotation", "") in m.notes
+    assert set(m.layer_kinds[2:]) == set(rope_config.COMPRESSED_KINDS)
+
+
+@pytest.mark.parametrize("key, interleaved", [("qwen3_vl_8b", True), ("qwen35_397b", True), ("qwen2_vl_7b", False),
+                                              ("qwen25_vl_7b", False)])
+def test_mrope_axes_equal_transformers_recomposition(key, interleaved):
+    """Which pair follows time, height, width: transformers' rotary module (it recomposes the three axes itself)
+    fed position ids t = 1, h = 2, w = 3 at one token -- each pair's angle / θ_i is the position of its axis."""
+    m = model(key)
+    assert m.mrope_interleaved is interleaved and len(m.mrope_axes) == m.rotary_dim // 2
+    tc = text_config(gallery.GALLERY[key]["config"])
+    emb = rotary_class(tc)(tc)
+    pos = torch.tensor([1, 2, 3]).view(3, 1, 1)                                 # [3, N, L]
+    cos, sin = emb(torch.zeros(1, 1, m.rotary_dim), pos)                        # [N, L, d]
+    ang = torch.atan2(sin, cos)[0, 0, : m.rotary_dim // 2].double()             # [d/2]
+    axes = torch.round(ang / emb.inv_freq.double()).long() - 1                  # [d/2] 0 time, 1 height, 2 width
+    assert tuple(axes.tolist()) == m.mrope_axes
+    assert [axes.tolist().count(a) for a in (0, 1, 2)] == m.mrope_section
+
+
+def test_kimi_linear_has_no_rope_and_says_so():
+    m = model("kimi_linear")
+    assert m.rope == {} and m.no_rope == "linear" and set(m.layer_rope) == {"nope"}
+    assert m.layer_kinds.count("full_attention") == 7 and m.layer_kinds.count("linear_attention") == 20
+    assert ("no_rope", "linear") in m.notes
+    tc = text_config(gallery.GALLERY["kimi_linear"]["config"])
+    assert not any(n.endswith("RotaryEmbedding") for n in vars(modeling(tc)))      # transformers: no RoPE either
+
+
+def test_windows_per_layer_equal_transformers():
+    for key, want in (("mistral_7b", {4096}), ("phi3_mini_4k", {2047}), ("gpt_oss_20b", {128, None}),
+                      ("gemma2_9b", {4096, None}), ("command_r7b", {4096, None}), ("llama2_7b", {None})):
+        m = model(key)
+        tc = text_config(gallery.GALLERY[key]["config"])
+        assert set(m.windows) == want, key
+        if tc.model_type in rope_config.ALL_LAYER_WINDOW:        # the attention reads config.sliding_window
+            assert set(m.windows) == {tc.sliding_window}
+        else:
+            for attn in attention_modules(gallery.GALLERY[key]["config"], tc):
+                assert getattr(attn, "sliding_window", None) == m.windows[attn.layer_idx], (key, attn.layer_idx)
+
+
+@pytest.mark.parametrize("cfg, code", [
+    ({"model_type": "deepseek_v3", "hidden_size": 512, "num_attention_heads": 4, "num_hidden_layers": 2,
+      "qk_nope_head_dim": 32, "qk_rope_head_dim": 16, "max_position_embeddings": 16384,
+      "rope_scaling": {"type": "yarn", "factor": None, "original_max_position_embeddings": 4096,
+                       "mscale": 1.0, "mscale_all_dim": 1.0}}, None),            # factor null: max / original = 4
+    ({"model_type": "gemma2", "hidden_size": 512, "num_attention_heads": 4, "num_hidden_layers": 2,
+      "head_dim": 128, "query_pre_attn_scalar": -256}, "above"),
+    ({"model_type": "qwen3_vl", "text_config": {"hidden_size": 512, "num_attention_heads": 4, "head_dim": 128,
+      "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": "yes"}}},
+     "boolean"),
+])
+def test_pasted_failures_are_messages(cfg, code):
+    if code is None:
+        m = read_model_rope(cfg)
+        assert m.rope["default"].rope_parameters["factor"] == 4.0
+        assert m.softmax_scale == pytest.approx((0.1 * math.log(4) + 1) ** 2)
+        return
+    with pytest.raises(PosvizError) as e:
+        read_model_rope(cfg)
+    assert e.value.code == code
+    assert e.value.message("zh") != e.value.message("en")
+
+
+def test_any_exception_while_reading_becomes_a_message(monkeypatch):
+    def boom(cfg):
+        raise RuntimeError("'head_dim' is a per-layer attribute and may vary across layers")
+    monkeypatch.setattr(rope_config, "_read_hf", boom)
+    with pytest.raises(PosvizError) as e:
+        read_model_rope({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4})
+    assert e.value.code == "config_unreadable" and "RuntimeError" in e.value.message("en")
+    assert "无法读取" in e.value.message("zh")

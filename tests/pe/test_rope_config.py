@@ -112,7 +112,7 @@ def test_phi3_su_is_longrope_and_top_level_original_length_wins():
 
 
 @pytest.mark.parametrize("cfg, what", [
-    ({"head_dim": 64, "rope_scaling": {"rope_type": "proportional", "rope_theta": 1e4}}, "proportional"),
+    ({"head_dim": 64, "rope_scaling": {"rope_type": "axial", "rope_theta": 1e4}}, "axial"),
     ({"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
       "rope_scaling": {"rope_type": "rope3d", "factor": 2.0}}, "rope3d"),
 ])

@@ -125,6 +125,41 @@ def test_longrope_switch_and_attention_factor():
     assert rope_frequencies(64, {**p, "factor": 1.0})[1] == 1.0
 
 
+@pytest.mark.parametrize("head_dim, prf", itertools.product((64, 128, 256, 512), (0.125, 0.25, 0.5, 1.0)))
+def test_proportional_matches_transformers(head_dim, prf):
+    """rope_type "proportional" (Gemma 4): D/2 frequencies, the first int(p D // 2) at b^(-2i/D) / factor,
+    the rest exactly 0 -- equal to transformers' ROPE_INIT_FUNCTIONS["proportional"] bit for bit."""
+    for base, factor in itertools.product((1e4, 1e6), (None, 1.0, 8.0)):
+        params = {"rope_type": "proportional", "rope_theta": base, "partial_rotary_factor": prf}
+        if factor is not None:
+            params["factor"] = factor
+        ours, a = rope_frequencies(head_dim, params)
+        ref, b = hf_frequencies(head_dim, params)
+        assert ours.shape == (head_dim // 2,) and torch.equal(ours, ref.to(torch.float32)) and a == b == 1.0
+        k = scaling.proportional_pairs(head_dim, prf)
+        assert int((ours > 0).sum()) == k and scaling.rotary_width(head_dim, params) == head_dim
+        torch.testing.assert_close(ours, scaling.proportional_inv_freq(head_dim, prf, base, factor or 1.0), rtol=0,
+                                   atol=0)
+
+
+def test_proportional_is_not_partial_rotary():
+    """The same fields read as ordinary partial rotary: the same number of pairs turn, but b^(-2i/(pD)) instead
+    of b^(-2i/D) -- Gemma 4's slowest rotated pair 1.24e-6 instead of 0.0334 -- and other dims rotate."""
+    prop = scaling.proportional_inv_freq(512, 0.25, 1e6)
+    part = scaling.partial_inv_freq(512, 0.25, 1e6)
+    assert prop.shape == part.shape == (256,) and int((prop > 0).sum()) == int((part > 0).sum()) == 64
+    assert prop[63].item() == pytest.approx(1e6 ** (-126 / 512), rel=1e-6)
+    assert part[63].item() == pytest.approx(1e6 ** (-126 / 128), rel=1e-6)
+    torch.testing.assert_close(part[:64], rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e6})[0])
+    pm, qm = scaling.rotated_dims(512, 0.25, "proportional"), scaling.rotated_dims(512, 0.25, "partial")
+    assert pm.sum() == qm.sum() == 128
+    assert pm.nonzero().flatten().tolist() == list(range(64)) + list(range(256, 320))
+    assert qm.nonzero().flatten().tolist() == list(range(128))
+    # proportional == ordinary RoPE of width 2k with base b^(2k/D), up to float32 rounding
+    eq = rope_frequencies(128, {"rope_type": "default", "rope_theta": 1e6 ** 0.25})[0]
+    torch.testing.assert_close(eq, prop[:64], rtol=2e-6, atol=0)
+
+
 def test_partial_rotary_factor_as_transformers():
     """partial_rotary_factor in the dict: the rotary width is int(head_dim * factor), as in transformers."""
     for d, prf in ((96, 0.25), (80, 0.4), (128, 0.75), (256, 0.25), (128, 0.5)):

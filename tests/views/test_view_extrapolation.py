@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 import torch
 
+from posviz import text
 from posviz.pe import models as gallery
 from posviz.pe import scaling
+from posviz.scenes.extrapolation import SCENES
 from posviz.views import extrapolation as view
 from posviz.views import models as mview
 
@@ -76,3 +78,50 @@ def test_has_layer_curves_is_more_than_one_curve():
     for key in gallery.KEYS:
         e = mview.entry(key)
         assert view.has_layer_curves(e) == (len(view.layer_curves(view.curve_inputs(e), 65536)["curves"]) > 1), key
+
+
+# ---------------------------------------------------------------- windows, proportional layers, M-RoPE axes
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_window_scene_numbers(lang):
+    """The window scene: gpt-oss-20b's local layers, read off window_phases and the model."""
+    sc = next(x for x in SCENES["extrapolation"] if x["title"] == "extrapolation.scene.window")
+    s = text.get(lang, sc["say"])
+    e = mview.entry(sc["values"]["ext_preset"])
+    (w,) = view.window_phases(view.window_inputs(e))
+    assert (w["layers"], len(e["strip"]), w["window"], w["turn"], w["pairs"]) == (12, 24, 128, 9, 32)
+    assert f"{w['slowest']:.1e}" == "6.1e-06" and "6.1·10⁻⁶" in s
+    assert e["strip"].count("global") == 12 and e["types"]["default"]["params"]["factor"] == 32
+    for n in ("12", "24", "128", "127", "9", "32", f"{sc['values']['ext_ltarget']:,}", "×32"):
+        assert n in s
+
+
+def test_window_phases_by_hand():
+    """Mistral 7B v0.1: window 4,096 on every layer; pair i completes a turn iff 2π·10000^(2i/128) <= 4095."""
+    (w,) = view.window_phases(view.window_inputs(mview.entry("mistral_7b")))
+    lam = 2 * np.pi * 10000 ** (np.arange(64) * 2 / 128)
+    assert (w["layers"], w["window"], w["turn"]) == (32, 4096, int((lam <= 4095).sum()))
+    assert w["slowest"] == pytest.approx(4095 / lam[-1], rel=1e-6)
+    assert view.window_phases(view.window_inputs(mview.entry("llama2_7b"))) == []
+    assert [r["window"] for r in view.type_rows(mview.entry("gpt_oss_20b"))] == ["— / 128"]
+    # DeepSeek-V4's compressed layers see older tokens through their compressed cache: not bounded by the window
+    assert [x["type"] for x in view.window_phases(view.window_inputs(mview.entry("deepseek_v4_flash")))] == \
+        ["sliding_attention"]
+
+
+def test_proportional_layer_is_ordinary_rope_over_its_turning_pairs():
+    e = mview.entry("gemma4_31b")
+    d, params = view.spectrum_inputs(e, "full_attention")
+    p = json.loads(params)
+    assert d == 128 and p["rope_type"] == "default" and p["rope_theta"] == pytest.approx(1e6 ** 0.25)
+    ours = scaling.rope_frequencies(d, p)[0].double()
+    exact = torch.as_tensor(e["types"]["full_attention"]["inv_freq"][:64]).double()
+    torch.testing.assert_close(ours, exact, rtol=2e-6, atol=0)          # the same 64 frequencies (float32 rounding)
+    assert view.proportional_equivalent(e, "full_attention")[:2] == (64, 128)
+    assert view.proportional_equivalent(e, "sliding_attention") is None
+
+
+def test_mrope_axes_text():
+    assert view.mrope_axis_pairs(mview.entry("qwen3_vl_8b")["mrope_axes"]) == [
+        "0, 3, …, 60; 61–63", "1, 4, …, 58", "2, 5, …, 59"]
+    assert view.mrope_axis_pairs(mview.entry("qwen2_vl_7b")["mrope_axes"]) == ["0–15", "16–39", "40–63"]
+    assert view.mrope_sections([24, 20, 20], interleaved=True) == []

@@ -57,7 +57,7 @@ def test_live_check_against_transformers(key):
 def test_live_check_reports_instead_of_raising():
     c = view.transformers_check('{"model_type": "internlm2", "hidden_size": 256, "num_attention_heads": 4}')
     assert "error" in c
-    r = view.read_pasted('{"head_dim": 64, "rope_scaling": {"rope_type": "proportional"}}')
+    r = view.read_pasted('{"head_dim": 64, "rope_scaling": {"rope_type": "axial"}}')
     assert r["boundary"] and r["code"] == "unsupported"
     r = view.read_pasted('{"head_dim": 63}')
     assert not r["boundary"] and r["code"] == "even"
@@ -81,9 +81,10 @@ def test_gallery_scene_numbers(lang):
     rows = view.table_rows(_scene("gallery")["values"]["models_sort"])
     s = _say("gallery", lang)
     assert f"{len(rows)}" in s and f"{sum(r['theta'] == '10000' for r in rows)}" in s      # 34, and 15 at θ = 10,000
-    assert [(r["key"], r["theta"]) for r in rows[:3]] == [("qwen3_next_80b", "1e+07"), ("command_r", "8e+06"),
-                                                          ("yi_6b", "5e+06")]           # the order the narration names
-    assert "10⁷" in s and "8·10⁶" in s and "5·10⁶" in s
+    assert [(r["key"], r["theta"]) for r in rows[:5]] == [("mistral_small_31", "1e+09"), ("qwen35_397b", "1e+07"),
+                                                          ("qwen3_next_80b", "1e+07"), ("qwen3_30b_a3b_2507", "1e+07"),
+                                                          ("command_r", "8e+06")]     # the order the narration names
+    assert "10⁹" in s and "10⁷" in s and "8·10⁶" in s
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -163,3 +164,37 @@ def test_decay_scene_numbers_hold_on_the_curve_and_exactly(lang):
     assert score["qwen25_7b_yarn"][first] > max(score[k][first] for k in pick if k != "qwen25_7b_yarn")
     for curve in score.values():                                                            # they wave: not monotone
         assert np.any(np.diff(curve) > 0.01)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_today_scene_numbers(lang):
+    s = _say("today", lang)
+    pick = _scene("today")["values"]["models_pick"]
+    e = {k: view.entry(k) for k in pick}
+    g, v4, q, kl, mi = (e[k] for k in pick)
+    assert g["strip"].count("local") == 50 and g["strip"].count("global") == 10
+    assert {w for w in g["windows"] if w} == {1024} and g["marks"].count("proportional") == 10
+    assert v4["strip"].count("local") == 2 and v4["strip"].count("compressed") == 41 and set(v4["windows"]) == {128}
+    assert q["strip"].count("rope") == 15 and len(q["strip"]) == 60 and q["marks"].count("partial") == 15
+    assert q["types"][q["main"]]["rotary_dim"] * 4 == q["head_dim"]                        # a quarter of each head
+    assert kl["main"] is None and kl["strip"].count("nope") == 7 and kl["strip"].count("linear") == 20
+    assert set(mi["strip"]) == {"local"} and set(mi["windows"]) == {4096}
+    for n in ("50", "1,024", "10", "2", "128", "41", "15", "60", "7", "20", "4,096"):
+        assert n in s
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_proportional_scene_numbers(lang):
+    s = _say("proportional", lang)
+    v = _scene("proportional")["values"]
+    pv = view.proportional_vs_partial(v["models_prop_d"], v["models_prop_p"], v["models_prop_base"],
+                                      v["models_prop_ltrain"])
+    prop, part = pv["proportional"], pv["partial"]
+    assert pv["k"] == 64 and "64" in s and f"{v['models_prop_ltrain']:,}" in s and "512" in s and "0.25" in s
+    assert f"{prop['slowest']:.3f}" == "0.033" and "0.033" in s
+    assert f"{prop['longest']:.0f}" == "188" and "188" in s and prop["never"] == 0
+    assert f"{part['slowest']:.1e}" == "1.2e-06" and "1.2·10⁻⁶" in s
+    assert round(part["longest"] / 1e6, 1) == 5.1 and ("5.1 million" in s if lang == "en" else "510 万" in s)
+    assert part["never"] == 17 and ("17 of 64" in s if lang == "en" else "64 对中有 17 对" in s)
+    assert prop["mask"].sum() == part["mask"].sum() == 128                   # the same number of dims rotate
+    assert prop["mask"][256:320].all() and not part["mask"][256:].any()      # but not the same dims
