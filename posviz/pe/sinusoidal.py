@@ -298,10 +298,10 @@ def check_token_ids(token_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
 def offset_curve_summary(max_offset: int, dim: int, *, base: float = 10000.0) -> dict[str, float | int | None]:
     """Numbers that show d(Delta) = sum_i cos(Delta w_i) is no distance ruler.
 
-    -> dict(start = d(0) = D/2, first_rise = the first Delta where d(Delta+1) > d(Delta)
-    (None if the curve only falls within 0..max_offset), minimum and argmin over 0..max_offset).
+    -> dict(start = d(0) = D/2, first_rise = the first Delta where the curve rises again, d(Delta) >
+    d(Delta-1) (None if it only falls within 0..max_offset), minimum and argmin over 0..max_offset).
     """
     d = dot_by_offset(max_offset, dim, base=base).to(torch.float64)  # [K+1]
     rises = torch.nonzero(d[1:] > d[:-1] + 1e-6).flatten()          # [R]
-    return {"start": float(d[0]), "first_rise": int(rises[0]) if len(rises) else None,
+    return {"start": float(d[0]), "first_rise": int(rises[0]) + 1 if len(rises) else None,
             "minimum": float(d.min()), "argmin": int(d.argmin())}
