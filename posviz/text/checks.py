@@ -72,8 +72,9 @@ EN = {
         "If an error grows with the position, suspect low-precision angles, wrong scaling or a re-rotated cache "
         "before suspecting the attention kernel. The table shows all three dtypes."),
     "checks.step9.fail": (
-        "The angles were computed in bfloat16: it keeps about 3 significant digits, so above position 256 not even "
-        "p is representable and cos/sin are off by O(1)."),
+        "The angles were computed in bfloat16: it keeps about 3 significant digits, so above position 256 not "
+        "every integer p is representable (257 rounds to 256, and the gaps grow: 2, then 4, 8, … positions) and "
+        "cos/sin of the angles are off by O(1)."),
     "w.chk_break1": "Break it: leave RoPE on in the control",
     "w.chk_break2": "Break it: one shared arange(L)",
     "w.chk_break3": "Break it: rotate only Q",
@@ -270,7 +271,7 @@ ZH = {
     "checks.step9.what": (
         "用 float32 计算角度 p·θᵢ，在长位置上与精确的 float64 角度比较 cos/sin。若误差随位置增长，"
         "先排查低精度角度、错误缩放和缓存重复旋转，再怀疑注意力内核。表格同时给出三种 dtype。"),
-    "checks.step9.fail": "角度用 bfloat16 计算：它只有约 3 位有效数字，位置超过 256 后连 p 本身都无法精确表示，cos/sin 误差达到 O(1)。",
+    "checks.step9.fail": "角度用 bfloat16 计算：它只有约 3 位有效数字，位置超过 256 后并非每个整数 p 都能精确表示（257 被舍入成 256，间隔还会变大：2、4、8……个位置），角度的 cos/sin 误差达到 O(1)。",
     "w.chk_break1": "弄坏它：对照组里没关 RoPE",
     "w.chk_break2": "弄坏它：所有行共享 arange(L)",
     "w.chk_break3": "弄坏它：只旋转 Q",

@@ -9,7 +9,7 @@ EN = {
         "bounds, what happens to random and to single query/key pairs, and puts ALiBi (whose penalty "
         "decays by construction) and the sinusoidal dot product on the same axes."),
     "decay.sources": (
-        "Sources: Su et al. 2021, RoFormer §3.4.3 and Fig. 2 (arXiv:2104.09864); Press, Smith & Lewis 2022, "
+        "Sources: Su et al. 2021, RoFormer §3.4.3 and Fig. 2 (arXiv:2104.09864); Press, Smith & Lewis 2021, "
         "ALiBi (arXiv:2108.12409); Vaswani et al. 2017 §3.5; “Position encodings”, section “RoPE: position encoding "
         "as a rotation”, third point."),
     "decay.note": (
@@ -154,7 +154,7 @@ ZH = {
         "query–key 打分里与位置有关的部分被一条随相对距离 r 下降的曲线所约束。本页画出这条上界、它所约束的"
         "打分、随机与单个 query/key 对的真实表现，并把 ALiBi（按构造线性衰减）与正弦位置编码的点积放在同一坐标轴上。"),
     "decay.sources": (
-        "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2022，"
+        "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2021，"
         "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；《位置编码》「RoPE：把位置编码变成一次旋转」一节第三点。"),
     "decay.note": (
         "**远程衰减是一种归纳偏置，不是保证。** RoFormer 的曲线约束的是对所有频率对求和后的最坏情况。"

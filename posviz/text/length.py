@@ -74,7 +74,7 @@ EN = {
     "length.trained": " trained: 0–{n} ",
     "length.explain_main": (
         "Every point averages the 64 evaluation sequences over one bucket of positions, counting only positions "
-        "i ≥ k = 2 (earlier positions have no answer). The curves are read from `posviz/weights/results.json`, "
+        "i ≥ k = 2 (earlier positions have no answer). The curves are read from `posviz/tinylm/weights/results.json`, "
         "which the training command wrote; no model runs to draw this plot. RoPE + PI / NTK / YaRN reuse the "
         "RoPE weights with the frequencies of `posviz.pe.scaling.rope_frequencies` for s = 512/64 = 8."),
     "length.provenance": (
@@ -260,7 +260,7 @@ ZH = {
     "length.trained": " 训练范围：0–{n} ",
     "length.explain_main": (
         "每个点是 64 条评测序列在一个位置桶上的平均，只统计 i ≥ k = 2 的位置（更早的位置没有答案）。"
-        "曲线读自训练命令写出的 `posviz/weights/results.json`，画这张图时不运行任何模型。"
+        "曲线读自训练命令写出的 `posviz/tinylm/weights/results.json`，画这张图时不运行任何模型。"
         "RoPE + PI / NTK / YaRN 沿用 RoPE 的权重，只把频率换成 `posviz.pe.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
     "length.provenance": (
         "数字来自在这台多人共用的 2 核机器上由 `{cmd}` 实际训练出的模型（训练共用墙钟时间 {secs} 秒、CPU 时间 {cpu} 秒，{date}）；"

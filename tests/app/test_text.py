@@ -177,3 +177,56 @@ def test_chinese_errors_and_messages_have_no_english_sentences():
     bad = [f"{k}: {v[:100]!r}" for k, v in text.TABLES["zh"].items()
            if (k.startswith("err.") or k.startswith("ui.")) and _english_outside_code(v)]
     assert not bad, "\n".join(bad)
+
+
+# The second article's reference list ("Position encodings", 参考资料): the year each work is cited with.
+ARTICLE_YEARS = {"Vaswani": 2017, "Shaw": 2018, "Raffel": 2020, "Su": 2021, "Press": 2021, "Haviv": 2022,
+                 "Kazemnejad": 2023, "Chen": 2023, "Peng": 2023}
+
+
+def test_every_citation_of_an_article_reference_has_its_year():
+    """Press, Smith & Lewis is 2021 everywhere (/decay said 2022)."""
+    bad = []
+    for where, s in _user_strings():
+        for name, year in ARTICLE_YEARS.items():
+            for m in re.finditer(rf"(?<!& )(?<!, )(?<!、)(?<!与 )\b{name}\b[^0-9▶\n]{{0,30}}?\b((?:19|20)\d\d)\b", s):
+                if int(m.group(1)) != year:
+                    bad.append(f"{where}: {m.group(0)!r} (the articles: {name} {year})")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_file_and_module_the_text_names_exists():
+    """/length pointed at posviz/weights/results.json; it is under posviz/tinylm/weights/."""
+    import importlib
+
+    bad = []
+    for key, s in text.TABLES["en"].items():
+        for path in re.findall(r"\b((?:posviz|app_pages|benchmarks|harness|deploy)/[\w/.-]*\w)", s):
+            if not (ROOT / path).exists():
+                bad.append(f"{key}: {path}")
+        for dotted in re.findall(r"\b(posviz(?:\.\w+)+)", s):
+            parts, obj = dotted.split("."), None
+            for n in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:n]))
+                except ImportError:
+                    continue
+                for attr in parts[n:]:
+                    obj = getattr(obj, attr, None)
+                break
+            if obj is None:
+                bad.append(f"{key}: {dotted}")
+    assert not bad, "\n".join(bad)
+
+
+def test_checks_step9_says_which_positions_bfloat16_cannot_hold():
+    """bfloat16 holds every integer up to 256 and 258 too: "above 256 not even p is representable" was wrong."""
+    import torch
+
+    exact = [p for p in range(0, 300) if int(torch.tensor(float(p)).bfloat16().float()) == p]
+    assert exact[:257] == list(range(257)) and 257 not in exact and 258 in exact
+    assert int(torch.tensor(257.0).bfloat16().float()) == 256
+    for lang in text.LANGS:
+        s = text.get(lang, "checks.step9.fail")
+        assert "257" in s and "256" in s, (lang, s)
+    assert "not even" not in text.get("en", "checks.step9.fail")
