@@ -8,8 +8,9 @@ EN = {
         "words (positions 11 and 12): both absolute positions change, but the distance between them does not. "
         "It is the difference between asking “what time is it?” and “how long until we leave?”. Relative schemes encode that distance **i − j** "
         "directly: Shaw et al. look up a learned vector per (clipped) distance, T5 adds a learned "
-        "scalar per distance *bucket*, ALiBi adds a fixed linear penalty. All three act on the score "
-        "matrix [N,H,L,S]; RoPE instead rotates Q and K [N,H,L,d]."
+        "scalar per distance *bucket*, ALiBi adds a fixed linear penalty. T5 and ALiBi add their bias to the "
+        "score matrix [N,H,L,S]; Shaw adds its vectors inside the key (and value) computation, so a score sees the "
+        "distance through k_j + a_ij; RoPE instead rotates Q and K [N,H,L,d]."
     ),
     "relative.sources": (
         "Sources: Shaw, Uszkoreit & Vaswani 2018 (arXiv:1803.02155) · Raffel et al. 2020, T5 "
@@ -74,7 +75,10 @@ EN = {
         "and add the row **clip(j − i, −k, k) + k** on the key side of every pair: "
         "e_ij = q_i · (k_j + a_ij) / √d (and a second table on the value side). Two tokens 5 or 500 steps "
         "apart look the same once the distance exceeds k: the left panel shows which row each pair reads, "
-        "the right panel how many steps of distance the clipping throws away. The authors found little "
+        "the right panel how many steps of distance the clipping throws away. Shaw's paper indexes the table by "
+        "**j − i** (key minus query), the mirror image of the i − j of the articles and of every other panel: a key "
+        "3 steps before its query (i − j = 3) reads row k − 3, so these colours run the other way round than in "
+        "section 6, which shows clip(i − j, −k, k), the same clipping in the articles' sign. The authors found little "
         "difference in quality for k ≥ 2 — precise long distances were not what their translation model needed."
     ),
     "relative.fig.shaw.index": "table row clip(j − i, −k, k) + k",
@@ -176,7 +180,7 @@ EN = {
         "how distances are clipped or bucketed and on the lengths seen in training (Kazemnejad et al. 2023)."
     ),
     "relative.fig.side.distance": "exact distance i − j",
-    "relative.fig.side.shaw": "Shaw: clip(i − j, −{k}, {k})",
+    "relative.fig.side.shaw": "Shaw: clip(i − j, −{k}, {k}) = {k} − table row",
     "relative.fig.side.t5": "T5: distance its bucket still tells apart",
     "relative.fig.side.alibi": "ALiBi head {h}: −m · |i − j| (own scale)",
     "relative.cb.tokens": "tokens",
@@ -258,7 +262,8 @@ ZH = {
         "在 *the cat sat on the mat* 里，**cat** 和 **sat** 关系紧密，是因为它们紧挨着，而不是因为它们在位置 1 和 2。"
         "在前面加十个词，它们就成了第 12、13 个词（位置 11 和 12）：两者的绝对位置全变了，它们之间的距离却没变。这就像问“现在几点”和问“离出发还有多久”的区别。相对位置方案直接编码这个距离 **i − j**："
         "Shaw 等人按（截断后的）距离查一个可学习向量，T5 按距离**分桶**加一个可学习标量，ALiBi 加一个固定的线性惩罚。"
-        "三者都作用在打分矩阵 [N,H,L,S] 上；RoPE 则旋转 Q 和 K [N,H,L,d]。"
+        "T5 与 ALiBi 把偏置加到打分矩阵 [N,H,L,S] 上；Shaw 把相对向量加到 K（以及 V）的计算里，分数经由 k_j + a_ij 看到距离；"
+        "RoPE 则旋转 Q 和 K [N,H,L,d]。"
     ),
     "relative.sources": (
         "参考：Shaw, Uszkoreit & Vaswani 2018（arXiv:1803.02155）· Raffel et al. 2020，T5（arXiv:1910.10683）· "
@@ -313,6 +318,8 @@ ZH = {
         "Shaw 等人在每层保存一张 2k + 1 行的可学习向量表，对应距离 −k…k，并在每一对的 Key 一侧加上第 "
         "**clip(j − i, −k, k) + k** 行：e_ij = q_i · (k_j + a_ij) / √d（值一侧还有第二张表）。"
         "距离一旦超过 k，相隔 5 步和相隔 500 步看起来一模一样：左图是每一对读哪一行，右图是截断丢掉了多少步距离。"
+        "Shaw 的论文按 **j − i**（Key 减 Query）给表编号，正好是文章和其他各图所用 i − j 的镜像：在 Query 之前 3 步的 Key"
+        "（i − j = 3）读第 k − 3 行，所以这里的颜色与第 6 节方向相反——第 6 节画的是 clip(i − j, −k, k)，同一种截断，用文章的符号。"
         "作者发现 k ≥ 2 之后效果差别很小——他们的翻译模型并不需要精确的远距离。"
     ),
     "relative.fig.shaw.index": "表的行号 clip(j − i, −k, k) + k",
@@ -400,7 +407,7 @@ ZH = {
         "训练时见过多长（Kazemnejad 等人 2023）。"
     ),
     "relative.fig.side.distance": "精确距离 i − j",
-    "relative.fig.side.shaw": "Shaw：clip(i − j, −{k}, {k})",
+    "relative.fig.side.shaw": "Shaw：clip(i − j, −{k}, {k}) = {k} − 表的行号",
     "relative.fig.side.t5": "T5：桶还能分辨的距离",
     "relative.fig.side.alibi": "ALiBi 第 {h} 头：−m · |i − j|（独立色标）",
     "relative.cb.tokens": "token",

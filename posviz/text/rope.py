@@ -53,6 +53,12 @@ EN = {
         "the hands start at different angles and lengths: each title then gives the angle drawn (q→k) "
         "and what the rotation added to it, (n−m)θᵢ."
     ),
+    "rope.clock.caption.one": (
+        "With d = 2 there is one pair only, pair 0: θ = base⁰ = 1 rad per token. "
+        "Blue: the query hand turned by m·θ; orange: the key hand turned by n·θ; the arc is the angle "
+        "from q to k. With random content the hands start at different angles and lengths: the title then "
+        "gives the angle drawn (q→k) and what the rotation added to it, (n−m)θ."
+    ),
     "rope.clock.pair": "pair {i}: θ={theta:.3g}",
     "rope.clock.angle": "(n−m)θ = {deg:.0f}°",
     "rope.clock.between": "angle q→k = {deg:.0f}°",
@@ -297,9 +303,10 @@ EN = {
     # scenes
     "rope.scene.pair": "One pair, one position",
     "rope.scene.pair.say": (
-        "With d = 2 there is a single clock. The query at 1 and the key at 3 are turned by 1·θ and 3·θ; "
-        "below, “Same words, different order…” §08 does the same by hand with θ = π/2 and gets the "
-        "score −1."
+        "With d = 2 there is a single clock, and it turns θ₀ = base⁰ = 1 rad per token. The query at 1 and the "
+        "key at 3 are turned by 1 rad and 3 rad: the angle between them is 2 rad, so the score is cos 2 = −0.4161 "
+        "(the first score under the clock). “Same words, different order…” §08, worked by hand further down, "
+        "takes θ = π/2 instead: cos(2 · π/2) = −1."
     ),
     "rope.scene.angle": "The angle between q and k",
     "rope.scene.angle.say": (
@@ -387,6 +394,11 @@ ZH = {
         "蓝色是转过 m·θᵢ 的 Query 指针，橙色是转过 n·θᵢ 的 Key 指针，圆弧是从 q 到 k 的夹角。"
         "快指针早已转了很多圈，慢指针几乎不动。换成随机内容时，两根指针的起始角度和长度各不相同："
         "这时每个小标题同时给出所画的夹角（q→k）和旋转给它加上的 (n−m)θᵢ。"
+    ),
+    "rope.clock.caption.one": (
+        "d = 2 时只有一对维度，即第 0 对：θ = base⁰ = 每个 token 1 弧度。"
+        "蓝色是转过 m·θ 的 Query 指针，橙色是转过 n·θ 的 Key 指针，圆弧是从 q 到 k 的夹角。"
+        "换成随机内容时，两根指针的起始角度和长度各不相同：这时小标题同时给出所画的夹角（q→k）和旋转给它加上的 (n−m)θ。"
     ),
     "rope.clock.pair": "第 {i} 对：θ={theta:.3g}",
     "rope.clock.angle": "(n−m)θ = {deg:.0f}°",
@@ -609,8 +621,9 @@ ZH = {
     "w.rope_step_p.help": "逐步示例的三个位置是 p、p+1 和 p+2。",
     "rope.scene.pair": "一对维度，一个位置",
     "rope.scene.pair.say": (
-        "d = 2 时只有一只钟。位置 1 的 Query 与位置 3 的 Key 分别转过 1·θ 和 3·θ；"
-        "下方《词相同但顺序不同…》§08 用 θ = π/2 手算了同一件事，得分为 −1。"
+        "d = 2 时只有一只钟，每个 token 转 θ₀ = base⁰ = 1 弧度。位置 1 的 Query 与位置 3 的 Key 分别转过 1 弧度和 3 弧度："
+        "夹角 2 弧度，得分 cos 2 = −0.4161（时钟下方的第一个得分）。页面更下方手算的《词相同但顺序不同…》§08 "
+        "取的是 θ = π/2：cos(2 · π/2) = −1。"
     ),
     "rope.scene.angle": "q 与 k 之间的夹角",
     "rope.scene.angle.say": (
