@@ -122,7 +122,7 @@ def test_a_page_missing_a_string_fails_its_test(monkeypatch):
 
 # How the articles are cited to users: by their titles, never as "seed 000". A random seed is a seed.
 SEED_AS_ARTICLE = re.compile(r"seed\s*0{0,2}[01]\b|seed\s*(article|text|paper)s?|(both|the two|two)\s+seeds|"
-                             r"种子\s*(文章|0|00)|种子文章|种子\s*[一二]", re.I)
+                             r"种子\s*(文章|0|00)|种子文章|种子\s*[一二]|\bseeds'", re.I)
 
 
 def _user_strings():
@@ -242,7 +242,58 @@ def test_chinese_uses_one_term_per_concept_the_articles():
         prose = re.sub(r"`[^`]*`|\$[^$]*\$|\{[^{}]*\}", " ", s)
         for concept, term, variants in ZH_TERMS:
             for m in re.finditer(variants, prose):
-                bad.append(f"{key}: {m.group(0)!r} for {concept} (use {term}): …{prose[max(0, m.start() - 12):m.end() + 12]}…")
+                near = prose[max(0, m.start() - 12):m.end() + 12]
+                bad.append(f"{key}: {m.group(0)!r} for {concept} (use {term}): …{near}…")
     assert not bad, "\n".join(bad[:40])
     for concept, term, variants in ZH_TERMS:     # the table's own term is never one of its variants
         assert not re.search(variants, term), concept
+
+
+def _page_names(tree):
+    """{name: object} of a page's posviz imports."""
+    import importlib
+
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("posviz"):
+            mod = importlib.import_module(node.module)
+            for a in node.names:
+                sub = getattr(mod, a.name, None)
+                names[a.asname or a.name] = importlib.import_module(f"{node.module}.{a.name}") if sub is None else sub
+    return names
+
+
+def _explained_functions():
+    """(page, name, function) of every function a page hands to ui.explain (directly, or as explain=(...) of a
+    section helper), resolved in the page's imports."""
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _page_names(tree)
+        args = []
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "explain":
+                args += [a for a in call.args if not isinstance(a, ast.Starred)]
+            args += [e for kw in call.keywords if kw.arg == "explain" and isinstance(kw.value, ast.Tuple)
+                     for e in kw.value.elts]
+        for arg in args:
+            if isinstance(arg, ast.Subscript):      # STEP_FUNCTIONS[i] in a loop: every one of them
+                box = eval(ast.unparse(arg.value), {}, dict(names))
+                fns = list(box.values() if isinstance(box, dict) else box)
+            else:
+                fns = [eval(ast.unparse(arg), {}, dict(names))]       # the page's own names
+            yield from ((path.stem, ast.unparse(arg), fn) for fn in fns)
+
+
+def test_formula_and_code_listings_cite_the_articles_by_title():
+    """Users read these sources in "Formula and code" (22 listings said "seed 000 §09's rope_attention", "The
+    transparent formula of seed 000 §09", "(seed 000 §11)")."""
+    import inspect
+
+    shown = list(_explained_functions())
+    assert len(shown) > 40
+    bad = [f"{page}: {name}" for page, name, fn in shown if SEED_AS_ARTICLE.search(inspect.getsource(fn))]
+    assert not bad, "\n".join(bad)
+    import posviz.pe  # the one place that gives both titles in full
+
+    assert "《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》" in posviz.pe.__doc__
+    assert "《位置编码》" in posviz.pe.__doc__
