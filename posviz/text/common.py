@@ -32,7 +32,7 @@ EN = {
     "ui.scene_left": "you changed: {changed}. The narration described the scene's own settings, so it is hidden, and the share link now holds the view as it is. *Next scene* and *Previous scene* go on with the story.",
     "ui.share.local": "This address only works on this computer. For phones in the room, start the app with `--server.address 0.0.0.0` and share this computer's network address, or set POSVIZ_PUBLIC_URL to the public address.",
     "ui.share.lecture": "Lecture-mode link (projector layout), for the lecturer:",
-    "ui.share.too_long": "This link has {n} characters: too long for a QR code. Copy the link above instead.",
+    "ui.share.too_long": "This link has {n} characters: too long for a QR code a phone can read. Copy the link above instead (or send it by message).",
 }
 
 ZH = {
@@ -67,5 +67,5 @@ ZH = {
     "ui.scene_left": "你改动了：{changed}。解说描述的是本场景自己的设置，因此已隐藏；分享链接现在保存的就是眼前的视图。“下一幕”“上一幕”照常继续讲下去。",
     "ui.share.local": "这个地址只在本机有效。要让教室里的手机打开，请用 `--server.address 0.0.0.0` 启动应用并分享本机的局域网地址，或把 POSVIZ_PUBLIC_URL 设为公网地址。",
     "ui.share.lecture": "讲课模式链接（投影布局），供讲师使用：",
-    "ui.share.too_long": "此链接有 {n} 个字符，超出二维码容量。请直接复制上面的链接。",
+    "ui.share.too_long": "此链接有 {n} 个字符，太长，生成的二维码手机无法识别。请直接复制上面的链接（或用消息发送）。",
 }
