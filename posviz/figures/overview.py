@@ -32,6 +32,13 @@ def _hline(y, line):
     return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
 
 
+def _bar_ticks(lo, hi):
+    """Colour bar ticks at both ends of the range and at 0 between them (plotly's own choice for +-0.96 was
+    a lone "0")."""
+    vals = [lo, 0.0, hi] if lo < 0 < hi else [lo, hi]
+    return {"tickvals": vals, "ticktext": [f"{v:.2g}".replace("-", "−") for v in vals]}
+
+
 def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
     """One [L,D] output (rows = tokens of PX, columns = output dimensions) on a diverging scale fixed
     at `zrange` = (lo, hi): the page passes one range to Attn(PX) and P·Attn(X), so they compare colour
@@ -45,7 +52,7 @@ def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
           "hovertemplate": labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>",
           "colorbar": {"title": {"text": labels["value"], "side": "right"}, "orientation": "h", "x": 0.5,
                        "xanchor": "center", "yref": "container", "y": 0, "yanchor": "bottom", "len": 0.9,
-                       "thickness": 10, "nticks": 3}}
+                       "thickness": 10, **_bar_ticks(lo, hi)}}
     # the axes' automargin makes room for the token labels
     return figure([tr], style.layout(labels, height=height, showlegend=False, narrow=True,
                                      yaxis={"autorange": "reversed", "type": "category"},

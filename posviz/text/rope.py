@@ -242,7 +242,7 @@ EN = {
     "rope.layout.z": "pair i",
     "rope.layout.m_interleaved": "interleaved, q and k",
     "rope.layout.m_half": "half-split, P·q and P·k",
-    "rope.layout.m_mixed": "half-split code, interleaved weights",
+    "rope.layout.m_mixed": "half code, interleaved weights",
     "rope.layout.same": "identical",
     "rope.layout.wrong": "wrong",
     "rope.layout.warning": (
@@ -564,7 +564,7 @@ ZH = {
     "rope.layout.z": "第 i 对",
     "rope.layout.m_interleaved": "交错配对：q 与 k",
     "rope.layout.m_half": "前后半配对：P·q 与 P·k",
-    "rope.layout.m_mixed": "前后半配对的代码读交错配对的权重",
+    "rope.layout.m_mixed": "权重交错，代码前后半",
     "rope.layout.same": "完全相同",
     "rope.layout.wrong": "错误",
     "rope.layout.warning": (
