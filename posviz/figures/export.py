@@ -36,7 +36,7 @@ def _array(v):
 def _traces(fig):
     """Trace dicts of a go.Figure or of its dict spec."""
     if hasattr(fig, "to_plotly_json"):
-        return [tr.to_plotly_json() for tr in fig.data]
+        return [trace.to_plotly_json() for trace in fig.data]
     return list(fig.get("data", []))
 
 
@@ -70,17 +70,17 @@ def _layout(fig):
     return fig.get("layout", {}) or {}
 
 
-def _names(tr, lay):
+def _names(trace, lay):
     """(x, y, z) column names of one trace: its axes' titles, its colour bar's (or its colour axis's)."""
-    if tr.get("type") in ("scatterpolar", "barpolar"):
-        polar = lay.get(tr.get("subplot") or "polar", {}) or {}
+    if trace.get("type") in ("scatterpolar", "barpolar"):
+        polar = lay.get(trace.get("subplot") or "polar", {}) or {}
         return (_title((polar.get("angularaxis") or {}).get("title")) or "theta",
                 _title((polar.get("radialaxis") or {}).get("title")) or "r", "")
-    x = _title((lay.get("xaxis" + str(tr.get("xaxis", "x"))[1:]) or {}).get("title"))
-    y = _title((lay.get("yaxis" + str(tr.get("yaxis", "y"))[1:]) or {}).get("title"))
-    bar = (tr.get("colorbar") or {}).get("title")
-    if not bar and tr.get("coloraxis"):
-        bar = ((lay.get(tr["coloraxis"]) or {}).get("colorbar") or {}).get("title")
+    x = _title((lay.get("xaxis" + str(trace.get("xaxis", "x"))[1:]) or {}).get("title"))
+    y = _title((lay.get("yaxis" + str(trace.get("yaxis", "y"))[1:]) or {}).get("title"))
+    bar = (trace.get("colorbar") or {}).get("title")
+    if not bar and trace.get("coloraxis"):
+        bar = ((lay.get(trace["coloraxis"]) or {}).get("colorbar") or {}).get("title")
     return x, y, _title(bar)
 
 
@@ -104,33 +104,33 @@ def figure_csv(fig, name="figure"):
     lay = _layout(fig)
     rows, names = [], []
     figure_title = _title(lay.get("title"))
-    for k, tr in enumerate(_traces(fig)):
+    for k, trace in enumerate(_traces(fig)):
         n = len(rows)
-        _rows(tr, k, name, figure_title, lay, rows)
+        _rows(trace, k, name, figure_title, lay, rows)
         if len(rows) > n:
-            names.append(_names(tr, lay))
+            names.append(_names(trace, lay))
     w.writerow(header(names))
     w.writerows(rows)
     return out.getvalue()
 
 
-def _rows(tr, k, name, figure_title, lay, rows):
+def _rows(trace, k, name, figure_title, lay, rows):
     """Append the rows of trace number k to `rows`."""
-    label = plain(tr.get("name") or "") or _names(tr, lay)[2] or figure_title or f"trace{k}"
-    real = (tr.get("meta") or {}).get("real") if isinstance(tr.get("meta"), dict) else None
-    custom = _array(tr.get("customdata"))
-    z = _array(tr.get("z"))
+    label = plain(trace.get("name") or "") or _names(trace, lay)[2] or figure_title or f"trace{k}"
+    real = (trace.get("meta") or {}).get("real") if isinstance(trace.get("meta"), dict) else None
+    custom = _array(trace.get("customdata"))
+    z = _array(trace.get("z"))
     if z is not None and z.ndim == 2:
         if real == "z" and custom is not None and custom.shape == z.shape:
             z = custom
-        xs = _array(tr.get("x")) if tr.get("x") is not None else np.arange(z.shape[1])
-        ys = _array(tr.get("y")) if tr.get("y") is not None else np.arange(z.shape[0])
+        xs = _array(trace.get("x")) if trace.get("x") is not None else np.arange(z.shape[1])
+        ys = _array(trace.get("y")) if trace.get("y") is not None else np.arange(z.shape[0])
         rows += [[name, label, _cell(xv), _cell(yv), _cell(z[i, j])] for i, yv in enumerate(ys)
                  for j, xv in enumerate(xs)]
         return
-    xs, ys = _array(tr.get("x")), _array(tr.get("y"))
-    if tr.get("type") in ("scatterpolar", "barpolar"):
-        xs, ys = _array(tr.get("theta")), _array(tr.get("r"))
+    xs, ys = _array(trace.get("x")), _array(trace.get("y"))
+    if trace.get("type") in ("scatterpolar", "barpolar"):
+        xs, ys = _array(trace.get("theta")), _array(trace.get("r"))
     if xs is None and ys is None:
         return
     if real == "y" and custom is not None and ys is not None and custom.shape == ys.shape:

@@ -4,7 +4,7 @@ zh string uses, and a pattern of the variants it replaces (tests/app/test_text.p
 outside `code` and $math$). Strings only: imports nothing.
 """
 
-ZH_TERMS = (
+_ZH_TERMS = (
     # concept, the term, the variants no zh string may use
     ("the query of attention", "Query", r"查询|(?<![A-Za-z_{])query(?![A-Za-z_}])"),
     # 键 alone is the attention key: a config.json field is 字段, a keyboard key 按键 / 快捷键, "key" 关键

@@ -228,17 +228,17 @@ def test_checks_step9_says_which_positions_bfloat16_cannot_hold():
 def test_chinese_uses_one_term_per_concept_the_articles():
     """posviz/text/terms.py: Query / Key (not 查询 / 键 / query / key), padding (not 补齐), position id (not 位置 id),
     偶奇配对 (not 奇偶配对), in every zh string outside `code`, $math$ and {fields}."""
-    from posviz.text.terms import ZH_TERMS
+    from posviz.text.terms import _ZH_TERMS
 
     bad = []
     for key, s in text.TABLES["zh"].items():
         prose = re.sub(r"`[^`]*`|\$[^$]*\$|\{[^{}]*\}", " ", s)
-        for concept, term, variants in ZH_TERMS:
+        for concept, term, variants in _ZH_TERMS:
             for m in re.finditer(variants, prose):
                 near = prose[max(0, m.start() - 12):m.end() + 12]
                 bad.append(f"{key}: {m.group(0)!r} for {concept} (use {term}): …{near}…")
     assert not bad, "\n".join(bad[:40])
-    for concept, term, variants in ZH_TERMS:     # the table's own term is never one of its variants
+    for concept, term, variants in _ZH_TERMS:     # the table's own term is never one of its variants
         assert not re.search(variants, term), concept
 
 
