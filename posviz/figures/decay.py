@@ -33,9 +33,9 @@ def _base_label(base):
 
 
 def _figure(traces, labels, r, log_x, height, legend_title=None):
-    """style.layout with a fixed y range, linear or log x, the title under plotly's toolbar (a phone shows it
-    all the time) and the legend in rows of its own at the bottom of the figure, never on the axis title (a
-    phone stacks one item per row), each row adding to the height."""
+    """style.layout with a fixed y range, linear or log x, the title under plotly's toolbar, wrapped to fit a
+    phone (a phone shows the toolbar all the time), and the legend in rows of its own at the bottom of the
+    figure, never on the axis title (a phone stacks one item per row), each row adding to the height."""
     n_items = sum(1 for tr in traces if tr.get("showlegend") is not False) + (1 if legend_title else 0)
     r = np.asarray(r)
     r_max = float(r.max()) if r.size else 1.0
@@ -47,9 +47,9 @@ def _figure(traces, labels, r, log_x, height, legend_title=None):
     # lecture mode (style.presentation): two legend items a row at 22 px, 31 px a row, instead of 1.2 x the height
     lecture = int(1.2 * height + 31 * math.ceil(n_items / 2))
     legend = {"traceorder": "normal", "font": {"size": 13}}
-    if legend_title:
-        legend["title"] = {"text": legend_title, "side": "top left"}
-    lay = style.layout(labels, height=height + 22 * n_items, title_at="toolbar", legend_at="bottom",
+    if legend_title:   # side "top": above the items, at their left edge ("top left" indents the items by its width)
+        legend["title"] = {"text": legend_title, "side": "top"}
+    lay = style.layout(labels, height=height + 22 * n_items, title_at="phone", legend_at="bottom",
                        meta={"lecture_height": lecture}, legend=legend,
                        margin={"b": 40}, xaxis=xaxis,
                        yaxis={"range": list(Y_RANGE), "zeroline": True, "zerolinecolor": "#888", "zerolinewidth": 1})
@@ -77,7 +77,7 @@ def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=T
         b = _base_label(base)
         traces.append(_line(r, curves["bound"], name=labels["bound"].format(base=b), line=dict(color=c, width=3),
                             marker=dict(size=5), legendgroup=b))
-        if show_ones:      # the legend's title says what a dotted line is, once for every base (fewer rows)
+        if show_ones:      # with ones_key, the legend's title says what a dotted line is, for every base (fewer rows)
             traces.append(_line(r, curves["ones"], name=labels["ones"].format(base=b), marker=dict(size=4),
                                 line=dict(color=c, width=1.5, dash="dot"), opacity=0.85, legendgroup=b,
                                 showlegend=not labels.get("ones_key")))
