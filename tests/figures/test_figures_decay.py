@@ -159,3 +159,12 @@ def test_every_figure_is_valid_plotly():
                     _pair(d=2, R=16, pair=0, log=log)[1]):
             assert validated_equals_built(fig)
             go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode
+
+
+def test_a_log_axis_labels_powers_of_ten_only():
+    """Issue 26 item 16: plotly's "2" and "5" labels between the powers of ten are 3/4 of the tick font (16.5 px
+    in lecture mode); the minor ticks stay, unlabelled."""
+    r, fig = _main(R=65536, log=True)
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.xaxis.minor.ticks == "outside"
+    lecture = style.presentation(go.Figure(fig))
+    assert lecture.layout.xaxis.dtick == 1
