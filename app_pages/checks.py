@@ -23,10 +23,10 @@ def words(v, number=None):
     return ui.t(v) if v.startswith("chk.") else v
 
 
-summary = st.container()
+summary = st.container(key="chk_summary")      # a scene shows it (posviz.scenes.checks)
 results = {}
 for i in view.STEPS:
-    with st.container(border=True), ui.guard():
+    with st.container(border=True, key=f"chk_step{i}"), ui.guard():
         head = st.empty()
         st.markdown(ui.t("checks.step1.what", a=example[0], b=example[1]) if i == 1 else ui.t(f"checks.step{i}.what"))
         res = results[i] = view.step(i, ui.toggle(key=f"chk_break{i}", value=False), *example)

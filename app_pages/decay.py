@@ -37,7 +37,7 @@ with ui.guard():
     alibi = view.alibi_lines(R, log_x, tuple(sorted(heads))) if heads else None
     sinus = (sin_dim, view.SIN_BASE, view.sinusoidal_line(R, log_x, sin_dim)) if show_sin else None
     ui.plot(figs.curves_figure, r, series, alibi=alibi, sinusoidal=sinus, show_ones=show_ones, log_x=log_x,
-            labels=ui.labels("decay.fig", "x", "bound", "ones", "alibi", "sin", y="decay.fig.main.y",
+            labels=ui.labels("decay.fig", "x", "bound", "ones", "ones_key", "alibi", "sin", y="decay.fig.main.y",
                              title=("decay.fig.main.title", {"d": d})), key="decay_main")
     st.markdown(ui.t("decay.s1.read"))
     ui.explain(view.main_curves, decay.roformer_decay_bound_at, decay.rope_score_curve, decay.ones_score_curve,

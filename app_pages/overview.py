@@ -58,7 +58,9 @@ with ui.guard():
 # ---------------------------------------------------------------- 2 · where position enters
 st.subheader(ui.t("overview.where"))
 st.markdown(ui.t("overview.where.text"))
-st.graphviz_chart(figs.where_position_dot(ui.labels("overview.dot", *DOT_KEYS)))
+dot_labels, dot_pt = ui.labels("overview.dot", *DOT_KEYS), 22 if ui.present() else 14   # >= 22 px on a projector
+for col, kind in zip(st.columns(3), ("abs", "rope", "bias")):      # side by side; one under the other on a phone
+    col.graphviz_chart(figs.where_position_dot(dot_labels, kinds=(kind,), fontsize=dot_pt, rankdir="TB"))
 
 # ---------------------------------------------------------------- 3 · the method table
 st.subheader(ui.t("overview.table"))

@@ -19,7 +19,8 @@ def clocks(m, n, d, base, content):
     st.subheader(ui.t("rope.clock.title"))
     with ui.guard():
         cv = view.clock(m, n, d, base, content)
-        st.caption(ui.t("rope.clock.caption", last=cv["last"], base=f"{base:g}", exponent=f"{cv['exponent']:.4g}",
+        caption = "rope.clock.caption" if cv["last"] else "rope.clock.caption.one"      # d = 2: one pair
+        st.caption(ui.t(caption, last=cv["last"], base=f"{base:g}", exponent=f"{cv['exponent']:.4g}",
                         slowest=f"{cv['slowest']:.3g}"))
         hands = ("angle",) if cv["plain"] else ("between", "added")
         lab = ui.labels("rope.clock", "arc", "pair", *hands, q=("rope.clock.q", {"m": m}), k=("rope.clock.k", {"n": n}))

@@ -5,6 +5,8 @@ its value at r = 0; ALiBi as 1 - m_h r) and ONE `labels` dict of translated stri
 depends on its curve is a template whose fields the builder fills: {base} (e.g. "1e4"), {h}, {m},
 {dim}, {i}, {theta}, {r}, {v}.
 """
+import math
+
 import numpy as np
 
 from posviz.figures import style
@@ -30,17 +32,26 @@ def _base_label(base):
     return f"{mant:g}e{exp}"
 
 
-def _figure(traces, labels, r, log_x, height):
-    """style.layout with a fixed y range, linear or log x, the title under plotly's toolbar (a phone shows it
-    all the time) and the legend in rows of its own at the bottom of the figure, never on the axis title (a
-    phone stacks one item per row), each row adding to the height."""
-    n_items = sum(1 for tr in traces if tr.get("showlegend") is not False)
+def _figure(traces, labels, r, log_x, height, legend_title=None):
+    """style.layout with a fixed y range, linear or log x, the title under plotly's toolbar, wrapped to fit a
+    phone (a phone shows the toolbar all the time), and the legend in rows of its own at the bottom of the
+    figure, never on the axis title (a phone stacks one item per row), each row adding to the height."""
+    n_items = sum(1 for tr in traces if tr.get("showlegend") is not False) + (1 if legend_title else 0)
     r = np.asarray(r)
     r_max = float(r.max()) if r.size else 1.0
-    xaxis = ({"type": "log", "range": [0, float(np.log10(max(r_max, 2.0)))]} if log_x
+    # a log axis labels the powers of ten only: plotly draws its "2" and "5" labels at 3/4 of the tick font, 16.5 px
+    # in lecture mode (under its 22 px); unlabelled minor ticks keep the scale readable
+    xaxis = ({"type": "log", "range": [0, float(np.log10(max(r_max, 2.0)))], "dtick": 1,
+              "minor": {"ticks": "outside", "ticklen": 4, "showgrid": True}} if log_x
              else {"type": "linear", "range": [0, max(r_max, 1.0)]})
-    lay = style.layout(labels, height=height + 22 * n_items, title_at="toolbar", legend_at="bottom",
-                       legend={"traceorder": "normal", "font": {"size": 13}}, margin={"b": 40}, xaxis=xaxis,
+    # lecture mode (style.presentation): two legend items a row at 22 px, 31 px a row, instead of 1.2 x the height
+    lecture = int(1.2 * height + 31 * math.ceil(n_items / 2))
+    legend = {"traceorder": "normal", "font": {"size": 13}}
+    if legend_title:   # side "top": above the items, at their left edge ("top left" indents the items by its width)
+        legend["title"] = {"text": legend_title, "side": "top"}
+    lay = style.layout(labels, height=height + 22 * n_items, title_at="phone", legend_at="bottom",
+                       meta={"lecture_height": lecture}, legend=legend,
+                       margin={"b": 40}, xaxis=xaxis,
                        yaxis={"range": list(Y_RANGE), "zeroline": True, "zerolinecolor": "#888", "zerolinewidth": 1})
     return style.figure(traces, lay)
 
@@ -51,12 +62,13 @@ def _line(x, y, **kw):
     return dict(type="scatter", x=x32, y=y32, mode=kw.pop("mode", mode), hovertemplate="r=%{x}<br>%{y:.4f}", **kw)
 
 
-def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=True, log_x=False, height=460):
+def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=True, log_x=False, height=400):
     """RoFormer bound and the q = k = 1 score for several bases, with ALiBi and sinusoidal lines.
 
     r [P] distances; series: [(base, {"bound": [P], "ones": [P]})] normalised; alibi: None or
     [(head, slope, line [P])] with line = 1 - m r; sinusoidal: None or (dim, base, line [P]).
-    labels: title, x, y, bound {base}, ones {base}, alibi {h} {m}, sin {dim} {base}.
+    labels: title, x, y, bound {base}, ones {base}, alibi {h} {m}, sin {dim} {base}; ones_key (optional: the
+    dotted lines' one legend entry; without it each has its own).
     """
     traces = []
     r = np.asarray(r)
@@ -65,9 +77,10 @@ def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=T
         b = _base_label(base)
         traces.append(_line(r, curves["bound"], name=labels["bound"].format(base=b), line=dict(color=c, width=3),
                             marker=dict(size=5), legendgroup=b))
-        if show_ones:
+        if show_ones:      # with ones_key, the legend's title says what a dotted line is, for every base (fewer rows)
             traces.append(_line(r, curves["ones"], name=labels["ones"].format(base=b), marker=dict(size=4),
-                                line=dict(color=c, width=1.5, dash="dot"), opacity=0.85, legendgroup=b))
+                                line=dict(color=c, width=1.5, dash="dot"), opacity=0.85, legendgroup=b,
+                                showlegend=not labels.get("ones_key")))
     for j, (head, slope, line) in enumerate(alibi or []):
         traces.append(_line(r, line, name=labels["alibi"].format(h=head, m=f"{slope:.4g}"), mode="lines",
                             line=dict(color="#555555", width=2, dash=ALIBI_DASHES[j % len(ALIBI_DASHES)])))
@@ -75,7 +88,8 @@ def curves_figure(r, series, *, labels, alibi=None, sinusoidal=None, show_ones=T
         dim, sbase, line = sinusoidal
         traces.append(_line(r, line, name=labels["sin"].format(dim=dim, base=_base_label(sbase)), mode="lines",
                             line=dict(color=style.PALETTE[7], width=1.5, dash="dashdot")))
-    return _figure(traces, labels, r, log_x, height)
+    key = labels.get("ones_key") if show_ones and series else None
+    return _figure(traces, labels, r, log_x, height, legend_title=key)
 
 
 def random_figure(r, series, *, labels, log_x=False, show_example=True, height=440):

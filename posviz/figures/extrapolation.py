@@ -11,7 +11,8 @@ import numpy as np
 
 from posviz.figures import style
 
-PLACES = {"title_at": "top", "legend_at": "under"}   # every figure: the title on top, the legend under the x axis
+# every figure: the title under the toolbar, wrapped (a phone always shows the toolbar), the legend under the x axis
+PLACES = {"title_at": "phone", "legend_at": "under"}
 # One colour per method on every figure of the page (Okabe-Ito); layer types take the rest in turn.
 METHOD_COLORS = {"default": "#000000", "linear": style.PALETTE[0], "ntk": style.PALETTE[1],
                  "dynamic": style.PALETTE[4], "yarn": style.PALETTE[2], "llama3": style.PALETTE[3],

@@ -32,6 +32,13 @@ def _hline(y, line):
     return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
 
 
+def _bar_ticks(lo, hi):
+    """Colour bar ticks at both ends of the range and at 0 between them (plotly's own choice for +-0.96 was
+    a lone "0")."""
+    vals = [lo, 0.0, hi] if lo < 0 < hi else [lo, hi]
+    return {"tickvals": vals, "ticktext": [f"{v:.2g}".replace("-", "−") for v in vals]}
+
+
 def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
     """One [L,D] output (rows = tokens of PX, columns = output dimensions) on a diverging scale fixed
     at `zrange` = (lo, hi): the page passes one range to Attn(PX) and P·Attn(X), so they compare colour
@@ -45,7 +52,7 @@ def equivariance_panel(z, tokens, *, zrange, labels, height=PANEL_HEIGHT):
           "hovertemplate": labels["x"] + "=%{x}<br>" + labels["y"] + "=%{y}<br>%{z:.4g}<extra></extra>",
           "colorbar": {"title": {"text": labels["value"], "side": "right"}, "orientation": "h", "x": 0.5,
                        "xanchor": "center", "yref": "container", "y": 0, "yanchor": "bottom", "len": 0.9,
-                       "thickness": 10, "nticks": 3}}
+                       "thickness": 10, **_bar_ticks(lo, hi)}}
     # the axes' automargin makes room for the token labels
     return figure([tr], style.layout(labels, height=height, showlegend=False, narrow=True,
                                      yaxis={"autorange": "reversed", "type": "category"},
@@ -72,16 +79,22 @@ def _q(s):
     return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace(" [", "\\n[") + '"'
 
 
-def where_position_dot(lab):
-    """Graphviz DOT of the three places position enters (seed 000 §02); lab = {key: label}."""
-    node = 'node [shape=box, style="rounded,filled", fontname="Noto Sans CJK SC", fontsize=12, fillcolor="#f4f4f4"];'
+def where_position_dot(lab, *, kinds=("abs", "rope", "bias"), fontsize=12, rankdir="LR"):
+    """Graphviz DOT of the places position enters (“Same words, different order…” §02): one box per method
+    in `kinds` (absolute, RoPE, relative bias), its data flow `rankdir` ("LR" left to right, "TB" top down),
+    text `fontsize` pt; lab = {key: label}. The overview draws each method as its own top-down diagram, side
+    by side on a wide screen, one under the other on a phone, each at a readable size."""
+    node = (f'node [shape=box, style="rounded,filled", fontname="Noto Sans CJK SC", fontsize={fontsize}, '
+            'fillcolor="#f4f4f4"];')
     pos = 'fillcolor="#F0E442"'
-    lines = ["digraph G {", "rankdir=LR; nodesep=0.2; ranksep=0.3;", node,
-             'edge [fontname="Noto Sans CJK SC", fontsize=11];']
+    lines = ["digraph G {", f"rankdir={rankdir}; nodesep=0.2; ranksep=0.3;", node,
+             f'edge [fontname="Noto Sans CJK SC", fontsize={max(fontsize - 1, 1)}];']
     # graphviz stacks LR clusters bottom-up: list them in reverse to read top-down abs, rope, bias
-    for i, (kind, color) in enumerate((("bias", "#D55E00"), ("rope", "#009E73"), ("abs", "#0072B2"))):
+    colors = {"bias": "#D55E00", "rope": "#009E73", "abs": "#0072B2"}
+    for i, kind in enumerate(k for k in ("bias", "rope", "abs") if k in kinds):
+        color = colors[kind]
         lines += [f"subgraph cluster_{i} {{", f"label={_q(lab[kind])}; fontname=\"Noto Sans CJK SC\"; "
-                  f"fontsize=13; color=\"{color}\"; penwidth=2;"]
+                  f"fontsize={fontsize + 1}; color=\"{color}\"; penwidth=2;"]
         p = f"{kind}_"
         if kind == "abs":
             lines += [f"{p}tok [label={_q(lab['tok'])}];", f"{p}pe [label={_q(lab['pe'])}, {pos}];",

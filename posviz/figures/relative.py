@@ -5,6 +5,8 @@ phone) and passes their shared colour range (zmin / zmax) explicitly. Heatmaps a
 striding (values stay exact) and print their numbers only when small. The figures are written as
 plain dicts and wrapped without plotly's validation (it costs ~20x the build; tests validate them).
 """
+import math
+
 import numpy as np
 from plotly.colors import get_colorscale
 
@@ -57,6 +59,9 @@ def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=
              "colorscale": SCALES[scale], "showscale": showscale, "hovertemplate": HOVER,
              "colorbar": {"title": {"text": labels.get("colorbar", ""), "side": "right"}, "thickness": 14, "len": 1.0}}
     trace.update({k: float(v) for k, v in (("zmin", zmin), ("zmax", zmax)) if v is not None})
+    if np.issubdtype(z.dtype, np.integer) and zmin is not None and zmax is not None:
+        # rows, buckets, distances: whole numbers (plotly ticked Shaw's 0..2 rows at 0.5 and 1.5)
+        trace["colorbar"].update(tick0=0, dtick=max(1, math.ceil((float(zmax) - float(zmin)) / 6)))
     if scale == "diverging":
         trace["zmid"] = 0.0
     text = _cell_text(z, text_cols)

@@ -157,7 +157,7 @@ def _plain(a, digits):
     return [[None if v != v else round(v, digits) for v in row] for row in np.asarray(a).tolist()]
 
 
-def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labels, height=680):
+def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labels, height=540):
     """Client-side animation: hands of the shown pairs over steps t, and the score line.
 
     q_xy, k_xy: [T, c, 2] hand tips; scores [T] full score; steps [T]; m_pos, n_pos [T] positions.
@@ -165,7 +165,9 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
     (template with {i}). Frames replace only the two hand traces, the "now" marker and the step
     caption (a text trace in a row of its own above the clocks), so the browser plays it without a
     rerun. From the top: caption row, clocks, legend, score line, then the frame slider and below
-    it the play / pause buttons — nothing overlaps on a phone.
+    it the play / pause buttons — nothing overlaps on a phone. 540 px tall (648 in lecture mode): the whole
+    figure, ▶ included, fits a 1280x720 projector under the app header. The slider labels every fifth step
+    in the figure's font (lecture mode enlarges it), so the labels never run into each other.
 
     Frames carry plain lists (a few numbers each): small to send, cheap to encode.
     """
@@ -219,8 +221,8 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
              "args": [[None], {"mode": "immediate", "transition": {"duration": 0},
                                "frame": {"duration": 0, "redraw": False}}]}
     jump = {"mode": "immediate", "transition": {"duration": 0}, "frame": {"duration": 0, "redraw": True}}
-    slider_steps = [{"method": "animate", "label": str(step_list[t]), "args": [[str(t)], jump]}   # one shared dict:
-                    for t in range(t_count)]                                                       # copied once
+    slider_steps = [{"method": "animate", "label": str(step_list[t]) if t % 5 == 0 else "",      # one shared
+                     "args": [[str(t)], jump]} for t in range(t_count)]                            # dict: copied once
     lo, hi = float(scores.min()), float(scores.max())
     pad = max(0.1 * (hi - lo), 0.05 * max(abs(lo), abs(hi)), 0.05)
     clocks = _axes(cx, cy, radius, top=1.8)
@@ -232,11 +234,11 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
         xaxis3=dict(anchor="y3", range=[0, 1], visible=False, fixedrange=True),
         yaxis3=dict(anchor="x3", domain=[0.92, 1.0], range=[0, 1], visible=False, fixedrange=True),
         annotations=_titles([labels["pair"].format(i=int(i)) for i in idx], cx, cy, radius),
-        sliders=[dict(steps=slider_steps, active=0, x=0.0, len=1.0, y=-0.21, yanchor="top",
-                      currentvalue=dict(visible=False), pad=dict(t=0, b=0), font=dict(size=11))],
-        updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.42,
+        sliders=[dict(steps=slider_steps, active=0, x=0.0, len=1.0, y=-0.15, yanchor="top",
+                      currentvalue=dict(visible=False), pad=dict(t=0, b=0))],
+        updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.3,
                           xanchor="left", yanchor="top", showactive=False, pad=dict(t=0, r=10))],
-        margin=dict(b=260), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
+        margin=dict(b=180), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
     return _figure(data, lay, frames)
 
 

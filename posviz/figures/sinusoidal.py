@@ -177,7 +177,8 @@ def shift_blocks_latex(blocks):
 
 
 def hand_circle(pe, *, labels):
-    """Seed 000 §04: the positions of w = pi/2 on the unit circle (x = cos, y = sin). labels: title."""
+    """“Same words, different order…” §04: the positions of w = pi/2 on the unit circle (x = cos, y = sin).
+    labels: title."""
     pe = style.f32(pe)
     n = len(pe)
     t = np.linspace(0, 2 * np.pi, 121)

@@ -250,7 +250,8 @@ def symmetric_range(*arrays):
 
 def presentation(fig):
     """Projector mode: every text >= PRESENT_MIN px (titles, ticks, legends, subplot titles), thicker
-    lines; same colours and ranges."""
+    lines; same colours and ranges; 1.2 x the height, or the layout's meta["lecture_height"] when the builder
+    sets one."""
     fig.update_layout(font=dict(size=PRESENT_FONT), title_font=dict(size=PRESENT_FONT + 4))
     if fig.layout.title is not None and fig.layout.title.subtitle is not None and fig.layout.title.subtitle.text:
         fig.update_layout(title_subtitle_font_size=PRESENT_MIN)
@@ -267,7 +268,10 @@ def presentation(fig):
         if getattr(tr, "type", None) == "scatter":
             width = (tr.line.width or 2) if tr.line is not None else 2
             tr.update(line=dict(width=max(3.5, width * 1.8)))
-    if fig.layout.height:
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if meta.get("lecture_height"):        # a builder that knows its lecture-mode height (e.g. fewer legend rows)
+        fig.update_layout(height=int(meta["lecture_height"]))
+    elif fig.layout.height:
         fig.update_layout(height=int(fig.layout.height * 1.2))
     return fig
 

@@ -1,11 +1,11 @@
-r"""The nine-step debugging path of seed 000 §12, run live, and the exercises of §17.
+r"""The nine-step debugging path of “Same words, different order…” §12, run live, and the exercises of §17.
 
 Each step is a function `step_<n>(broken=False) -> dict` that runs a real check against
 posviz and returns {"step": n, "passed": bool, "numbers": [(text key, value string), ...],
 "table": optional {"columns": [...], "rows": [[...], ...]}, "boundary": optional {"code", "params"}}.
 A value string that starts with "chk.v." is itself a text key (a word, translated by the page);
 "boundary" is the coded error of a demonstrated limit (step 8), for the page to show in the user's
-language. `broken=True` switches on the bug the step is meant to catch (seed 000 §13), so the same
+language. `broken=True` switches on the bug the step is meant to catch (“Same words, different order…” §13), so the same
 check visibly fails:
 
     1 permutation equivariance without position      broken: RoPE left on in the "control"
@@ -35,7 +35,7 @@ TOL = 1e-5            # "equal" for float32 checks
 CHANGE = 1e-3         # "changed" for the relative shift test
 ANGLE_TOL = 1e-2      # largest acceptable |cos/sin error| of the angle table
 LONG_POSITIONS = (10, 100, 1000, 5000, 10000, 30000)
-SENTENCE_SHORT = "我 爱 ML"           # seed 000 §11
+SENTENCE_SHORT = "我 爱 ML"           # “Same words, different order…” §11
 SENTENCE_LONG = "你 也 爱 ML 吗"
 EQUIVARIANCE_PAIR = ("猫追狗", "狗追猫")   # the overview's sentence and its reordering (step 1)
 NO_ERROR = "chk.v.no_error"
@@ -78,7 +78,7 @@ def step_1(broken=False, sentence_a=EQUIVARIANCE_PAIR[0], sentence_b=EQUIVARIANC
 
 
 def step_2(broken=False):
-    """Print token ids, valid mask and position ids of a left-padded batch (seed 000 §11).
+    """Print token ids, valid mask and position ids of a left-padded batch (“Same words, different order…” §11).
 
     Contract: every row's first real token has position 0 and the real tokens count 0, 1, 2...
     Broken: one shared arange(L) for every row.
@@ -141,7 +141,7 @@ def step_5(broken=False, *, d=8, p=2, s=5):
 
 def step_6(broken=False, *, length=8, prefill_length=4):
     """Full causal forward vs prefill + decode with a KV cache, every position.
-    Broken: the cache restarts at position 0 (seed 000 §10, wrong A)."""
+    Broken: the cache restarts at position 0 (“Same words, different order…” §10, wrong A)."""
     q, k, v = kvcache.random_qkv(1, 2, length, 16)                     # [1,2,L,16] x3
     full = kvcache.full_causal_rope_attention(q, k, v)                 # [1,2,L,16]
     mode = "restart" if broken else "correct"
@@ -229,7 +229,7 @@ def run_step(step, broken=False, *, sentences=EQUIVARIANCE_PAIR):
         return fn(bool(broken), *sentences) if fn is step_1 else fn(bool(broken))
 
 
-# ---------------------------------------------------------------- exercises of seed 000 §17
+# ---------------------------------------------------------------- exercises of “Same words, different order…” §17
 EX1_Q, EX1_K, EX1_THETA = (1.0, 2.0), (3.0, 4.0), math.pi / 3
 EX1_PAIRS = ((1, 2), (5, 6), (5, 7))
 

@@ -1,7 +1,8 @@
-r"""New predict-then-reveal RoPE problems in two dimensions, made from a seed (seed 000 §08 and §17).
+r"""New predict-then-reveal RoPE problems in two dimensions, made from a seed
+(“Same words, different order…” §08 and §17).
 
 One problem: integer content vectors q, k in R^2, one pair of dimensions with the angle θ in
-{π/2, π/3, π/4, π/6}, a query position p and a key position s, and sometimes the bug of seed 000
+{π/2, π/3, π/4, π/6}, a query position p and a key position s, and sometimes the bug of “Same words, different order…”
 §13 "only Q is rotated". The student predicts R(pθ)q, R(sθ)k (or k) and the score, then reveals the
 worked answer and its closed form. With θ a simple fraction of π every cosine and sine is one of
 0, ±1/2, ±√2/2, ±√3/2, ±1, so every number of the answer is exactly a + b√r (a, b rational, r the

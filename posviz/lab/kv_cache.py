@@ -1,5 +1,5 @@
 r"""RoPE with a KV cache: full causal forward vs prefill + step-by-step decode
-(seed 000 §10 and the cache bugs of §13; Su et al. 2021, RoFormer).
+(“Same words, different order…” §10 and the cache bugs of §13; Su et al. 2021, RoFormer).
 
 In the full causal forward, token p's query and key are rotated by R(p):
 
@@ -11,7 +11,7 @@ R(t), and the rotated key is appended to the cache. Decoding is equivalent to th
 forward only if every score still sees the offset s - p. The modes:
 
     "correct"         q_t <- R(t) q_t; cache holds R(s) k_s for every s (rotated once)
-    "restart"         q_t <- R(0) q_t, k_t <- R(0) k_t              (seed 000 §10 wrong A)
+    "restart"         q_t <- R(0) q_t, k_t <- R(0) k_t              (“Same words, different order…” §10 wrong A)
                       the query sees offset s - 0 instead of s - t
     "rerotate"        at step t the cached keys are rotated again by R(t) and stored back:
                       key s then carries s + P + (P+1) + ... + t    (wrong B)

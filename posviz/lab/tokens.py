@@ -60,7 +60,7 @@ def build_vocab(token_lists):
 
 @dataclass(frozen=True)
 class Batch:
-    """A padded batch: the three tensors seed 000 §12 step 2 asks to print, and the words."""
+    """A padded batch: the three tensors “Same words, different order…” §12 step 2 asks to print, and the words."""
     tokens: list            # list[list[str]] padded with "<pad>", N rows of L
     token_ids: torch.Tensor       # [N,L] long, 0 = PAD
     attention_mask: torch.Tensor  # [N,L] long, 1 = real token

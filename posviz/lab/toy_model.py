@@ -26,7 +26,7 @@ token", 2 and 3 "content" (random W_Q, W_K):
   and offset 0 (head 1) on top of seeded noise.
 - NoPE: positional heads have no position to read: near-uniform attention.
 
-Bugs (seed 000 §13) are switches of `forward`; wrong position-id schemes are in
+Bugs (“Same words, different order…” §13) are switches of `forward`; wrong position-id schemes are in
 `posviz.pe.position_ids`. A learned table too short for the positions raises
 `posviz.pe.learned.PositionOutOfRangeError` (the hard boundary), never wraps.
 
@@ -289,7 +289,7 @@ def forward(model, token_ids, attention_mask, position_ids, *, causal=False, bug
         M_{ij}=\begin{cases}0 & \text{valid}_j\ (\wedge\ j\le i)\ (\wedge\ \text{seg}_i=\text{seg}_j)\\
             -10^9 & \text{else}\end{cases}
 
-    `bugs` switches on the mistakes of seed 000 §13 (see BUGS); RoPE-only bugs are
+    `bugs` switches on the mistakes of “Same words, different order…” §13 (see BUGS); RoPE-only bugs are
     ignored for other methods. `segment_ids` [N,L] (packed documents): a query sees only the keys
     of its own document (with `causal`, the block-diagonal causal mask of packed sequences).
     """

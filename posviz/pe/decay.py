@@ -1,4 +1,4 @@
-r"""Long-term decay of RoPE (RoFormer, Su et al. 2021 §3.4.3; seed 001 "RoPE", third point).
+r"""Long-term decay of RoPE (RoFormer, Su et al. 2021 §3.4.3; “Position encodings” "RoPE", third point).
 
 Write a head's d dimensions as d/2 complex numbers (pairs (2i, 2i+1), interleaved).
 A query at position m and a key at position n = m - r (r tokens earlier) score
@@ -15,7 +15,7 @@ RoFormer bounds the position-dependent part with Abel summation:
 and plots the "relative upper bound" (1/(d/2)) sum_j |S_j|, which shrinks (with ripples) as
 r grows. It is a bound on a worst case, not a promise about any given q, k: a single pair
 scores cos(r theta_i) and oscillates forever, and content (a_i, b_i) dominates
-(seed 001: "long-term decay is an inductive bias, not a guarantee").
+(“Position encodings”: "long-term decay is an inductive bias, not a guarantee").
 
 Conventions of this module
 - distances r >= 0: the key sits r tokens before the query (r = query - key position, as
@@ -180,7 +180,7 @@ def pair_oscillation(head_dim: int, distances: Distances, pair: int, *, base: fl
     Formula:
         q=k=(1,0)\ \text{in pair } i:\quad s(r) = \cos(r\,\theta_i);\qquad d=2,\ m=2,\ n=5:\ s = \cos 3\theta
 
-    Seed 001's example: d = 2, q = k = (1, 0), m = 2, n = 5 scores cos(3 theta) -- it
+    The example of “Position encodings”: d = 2, q = k = (1, 0), m = 2, n = 5 scores cos(3 theta) -- it
     oscillates with distance and never decays.
     """
     head_dim = check_even("head_dim", head_dim, 2, MAX_DIM)
@@ -267,7 +267,7 @@ def alibi_penalty(distances: Distances, heads: Iterable[int], *, num_heads: int 
 
 def sinusoidal_dot(dim: int, distances: Distances, *, base: float = 10000.0) -> torch.Tensor:
     r"""Dot product of two sinusoidal position vectors r apart -> Tensor[P] float64; D/2 at r = 0;
-    independent of p (seed 000 §05).
+    independent of p (“Same words, different order…” §05).
 
     Formula:
         PE(p)\cdot PE(p+r) = \sum_{i=0}^{D/2-1}\sin(p\omega_i)\sin((p+r)\omega_i) + \cos(p\omega_i)\cos((p+r)\omega_i)

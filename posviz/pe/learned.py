@@ -1,9 +1,9 @@
-"""Learned absolute positions (BERT / GPT-2 style; seed 000 §06, seed 001).
+"""Learned absolute positions (BERT / GPT-2 style; “Same words, different order…” §06, “Position encodings”).
 
 A parameter table P in R^{M x D} (M = max_length); row p is added to the token embedding
 (formula in LearnedAbsolutePositions). Position p >= M has no row. The hard boundary is the point: this module raises
 PositionOutOfRangeError instead of wrapping. `modulo_position_ids` shows the bug of
-seed 000 §13 ("学习式 position 表越界后临时取模"): p -> p mod M runs without an error,
+“Same words, different order…” §13 ("学习式 position 表越界后临时取模"): p -> p mod M runs without an error,
 but far positions silently reuse the rows of near ones.
 """
 from __future__ import annotations
@@ -79,7 +79,7 @@ def learned_forward_shape(model_dim: int, max_length: int, length: int, *, batch
 
 
 def modulo_position_ids(length: int, max_length: int) -> torch.Tensor:
-    r"""The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (seed 000 §13).
+    r"""The bug, not a fix: p -> p mod M for p = 0..L-1 -> LongTensor[L] (“Same words, different order…” §13).
 
     Formula:
         \text{bug: } P[p \bmod M] \Rightarrow P[M] \equiv P[0],\ P[M+1] \equiv P[1],\ \ldots
@@ -109,7 +109,7 @@ def aliased_positions(length: int, max_length: int) -> list[tuple[int, list[int]
 
 def state_dict_summary(vocab_size: int, model_dim: int, max_length: int, *,
                        base: float = 10000.0) -> list[tuple[str, str, tuple[int, ...], str, bool]]:
-    """What each input module stores (seed 000 §05 register_buffer note, §06).
+    """What each input module stores (“Same words, different order…” §05 register_buffer note, §06).
 
     -> list of (module, name, shape, kind, in_state_dict) with kind "parameter" or "buffer":
     the learned table is a trainable parameter saved in state_dict; the sinusoidal table

@@ -1,7 +1,7 @@
-r"""Position ids for a padded batch (seed 000 §11, §13).
+r"""Position ids for a padded batch (“Same words, different order…” §11, §13).
 
 A batch carries three different contracts that must be checked separately
-(seed 000 §12 step 2): token ids, the valid (attention) mask, and position ids.
+(“Same words, different order…” §12 step 2): token ids, the valid (attention) mask, and position ids.
 
 The correct ids count only real tokens:
 
@@ -13,7 +13,7 @@ The correct ids count only real tokens:
 Padding gets position 0 only to keep indices legal; the attention mask (not the
 position id) is what makes a pad invisible.
 
-The wrong schemes of seed 000 §13 are here too, so the lab can apply them:
+The wrong schemes of “Same words, different order…” §13 are here too, so the lab can apply them:
     "arange"    one shared arange(L) for every row (wrong with left padding)
     "token_ids" the token ids used as positions (repeated words share a position)
     "zeros"     every position 0 (no order at all)
@@ -47,7 +47,7 @@ def _check_mask(attention_mask, name="attention_mask"):
 
 
 def position_ids_from_mask(attention_mask: torch.Tensor) -> torch.Tensor:
-    r"""clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (seed 000 §11).
+    r"""clamp(cumsum(mask, -1) - 1, min=0) -> LongTensor[N,L]  (“Same words, different order…” §11).
 
     Formula:
         \text{position\_ids}=\max\big(\operatorname{cumsum}(\text{mask})-1,\ 0\big)
@@ -122,7 +122,7 @@ def make_position_ids(scheme: str, attention_mask: torch.Tensor, token_ids: torc
 
 def packed_position_ids(segment_lengths: Sequence[int], contract: str, *,
                         source_offsets: Sequence[int] | None = None) -> torch.Tensor:
-    r"""Position ids of several segments packed into one row -> LongTensor[T]  (seed 000 §11).
+    r"""Position ids of several segments packed into one row -> LongTensor[T]  (“Same words, different order…” §11).
 
     Concatenated documents, retrieved passages, sliding windows and packed sequences need an
     explicit contract; there is no single right answer, but training, cache, mask and serving

@@ -1,4 +1,5 @@
-r"""Relative position schemes that act on the score matrix [L,S] (seed 000 §15, seed 001).
+r"""Relative position schemes that act on the score matrix [L,S] (“Same words, different order…” §15,
+“Position encodings”).
 
 Every formula lives in the `Formula:` section of the function that implements it (the page's
 "Formula and code" box reads it from there). Bad input raises posviz.validate.PosvizError.
@@ -12,7 +13,7 @@ Conventions (each function says which one it uses):
     T5         rel = j - i      (key minus query, "memory_position - context_position")
     Shaw index clamp(j - i, -k, k) + k   (row of the [2k+1, d] embedding table)
 
-Where each scheme enters attention (seed 000 §15): Shaw looks up a learned vector per
+Where each scheme enters attention (“Same words, different order…” §15): Shaw looks up a learned vector per
 (clipped) distance and adds q_i . a_ij to the score; T5 and ALiBi add a scalar bias to
 the scores [N,H,L,S]; RoPE instead rotates Q and K [N,H,L,d]. A causal mask alone (NoPE)
 only says which edges exist.

@@ -1,4 +1,5 @@
-r"""Rotary position embedding (RoPE), seed 000 §07-§09 and seed 001 "RoPE": the library.
+r"""Rotary position embedding (RoPE), “Same words, different order…” §07-§09 and “Position encodings” "RoPE":
+the library.
 
 Each pair i of a head's d dimensions is rotated by the angle p * theta_i:
 
@@ -8,17 +9,17 @@ Each pair i of a head's d dimensions is rotated by the angle p * theta_i:
     (R(p) q)^T (R(s) k) = q^T R(p)^T R(s) k = q^T R(s - p) k   (only s - p survives)
 
 Two pairings exist in real code:
-    "interleaved": pairs (0,1), (2,3), ...           RoFormer, seed 000 §09
+    "interleaved": pairs (0,1), (2,3), ...           RoFormer, “Same words, different order…” §09
     "half":        pairs (i, i + d/2)                Hugging Face Llama `rotate_half`
 They are the same rotation after the permutation P of `pairing_permutation`:
     interleaved(x) = P^{-1} half(P x),   and (P a).(P b) = a.b, so scores agree,
 but a checkpoint trained with one pairing is NOT usable by code with the other unless its
-Q/K projection rows are permuted (seed 000 §12 step 5).
+Q/K projection rows are permuted (“Same words, different order…” §12 step 5).
 
 Only Q and K are rotated, after the Q/K projection, in every layer and every head;
-V is never rotated (seed 000 §07, seed 001).
+V is never rotated (“Same words, different order…” §07, “Position encodings”).
 
-`apply_rope` is the transparent formula of seed 000 §09; where a faster computation gives the
+`apply_rope` is the transparent formula of “Same words, different order…” §09; where a faster computation gives the
 very same bits (interleaved, contiguous float32/float64 of suitable shape) it hands the rotation
 to the private `posviz.pe._rope_fast` (tests assert torch.equal). The lines of rope_inv_freq,
 apply_rope and rotate_pairs that the RoPE page shows step by step end in a `(step: <name>)`
@@ -232,7 +233,7 @@ def rotate_pairs(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: 
         \text{half: } x' = x \odot [\cos, \cos] + \mathrm{rotate\_half}(x) \odot [\sin, \sin],
             \quad \mathrm{rotate\_half}(x_1, x_2) = (-x_2, x_1)
 
-    "interleaved" takes the even and odd slices (seed 000 §09), "half" is Hugging Face's
+    "interleaved" takes the even and odd slices (“Same words, different order…” §09), "half" is Hugging Face's
     rotate_half form; both compute x1 cos - x2 sin and x1 sin + x2 cos for each pair (x1, x2).
     """
     if layout == "interleaved":
@@ -254,7 +255,7 @@ def apply_rope(x: torch.Tensor, position_ids: Positions, *, base: float = 10000.
         x'_{2i} = x_{2i}\cos\phi_{p,i} - x_{2i+1}\sin\phi_{p,i}
         x'_{2i+1} = x_{2i}\sin\phi_{p,i} + x_{2i+1}\cos\phi_{p,i}
 
-    The transparent formula of seed 000 §09: angles in float32, only cos/sin cast to x.dtype;
+    The transparent formula of “Same words, different order…” §09: angles in float32, only cos/sin cast to x.dtype;
     "half" pairs x_i with x_{i+d/2} (rotate_half). cos and sin are multiplied by
     attention_factor, as Hugging Face does for YaRN. Where posviz.pe._rope_fast applies, the
     rotation is its one complex multiply, bit for bit the same numbers (tested).
@@ -277,7 +278,7 @@ def apply_rope(x: torch.Tensor, position_ids: Positions, *, base: float = 10000.
     return rotate_pairs(x, cos, sin, layout)                         # [N,H,L,d]
 
 
-# ---------------------------------------------------------------- attention (seed 000 §09)
+# ---------------------------------------------------------------- attention (“Same words, different order…” §09)
 def _qkv(q, k, v):
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not isinstance(t, torch.Tensor) or t.ndim != 4 or not t.is_floating_point():
@@ -309,7 +310,7 @@ def plain_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, is_cau
 def rope_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, query_positions: Positions,
                    key_positions: Positions, *, is_causal: bool, base: float = 10000.0,
                    layout: str = "interleaved") -> torch.Tensor:
-    r"""seed 000 §09's rope_attention: rotate Q and K, then PyTorch's fused attention.
+    r"""The rope_attention of “Same words, different order…” §09: rotate Q and K, then PyTorch's fused attention.
 
     Formula:
         \mathrm{SDPA}\big(R(p)\,q,\ R(s)\,k,\ v\big), \qquad \text{SDPA}(Q, K, V) = \mathrm{Attn}(Q, K, V)

@@ -1,8 +1,8 @@
 r"""The RoPE page's hand-made examples, computed with the library posviz.pe.rope.
 
-One pair by hand in float64 (pair_rotate, pair_score, the seeds' worked examples), the scores of
-content vectors q, k [d] after rotation (rotated_score, the shift tests of seed 000 §12), the
-clock hands of seed 001, the content vectors and pairs the page shows, the two pairings side by
+One pair by hand in float64 (pair_rotate, pair_score, the articles' worked examples), the scores of
+content vectors q, k [d] after rotation (rotated_score, the shift tests of “Same words, different order…” §12), the
+clock hands of “Position encodings”, the content vectors and pairs the page shows, the two pairings side by
 side, and apply_rope's intermediates step by step. The formulas of RoPE itself (rope_inv_freq,
 apply_rope, rotate_pairs, the attention functions) are those of posviz.pe.rope.
 """
@@ -27,7 +27,7 @@ from posviz.pe.rope import (
 )
 from posviz.validate import MAX_POSITION, PosvizError, as_tensor, check_choice, check_even, check_float, check_int
 
-ROTATE = ("both", "q")          # "q": the bug of seed 000 §13 / §17 ex. 2 (only Q rotated)
+ROTATE = ("both", "q")          # "q": the bug of “Same words, different order…” §13 / §17 ex. 2 (only Q rotated)
 CONTENTS = ("unit", "random")
 MAX_THETA = 1e3                 # |theta| of a hand-made pair (rad per token)
 
@@ -69,7 +69,7 @@ def pair_score(q: Pair, k: Pair, p: float, s: float, theta: float, rotate: str =
     Formula:
         (R(p\theta)q)^\top (R(s\theta)k) = q^\top R\big((s-p)\theta\big)\,k
 
-    rotate="q" rotates only the query (the bug of seed 000 §17 ex. 2): (R(p theta) q)^T k.
+    rotate="q" rotates only the query (the bug of “Same words, different order…” §17 ex. 2): (R(p theta) q)^T k.
     """
     q, k = _pair("q", q), _pair("k", k)                              # [2] x2
     check_choice("rotate", rotate, ROTATE)
@@ -100,11 +100,11 @@ def pair_score_closed_form(q: Pair, k: Pair, phi: float) -> torch.Tensor:
 
 
 def hand_examples() -> list[dict]:
-    """The worked examples of the seeds, recomputed -> list of dicts (python numbers).
+    """The worked examples of the articles, recomputed -> list of dicts (python numbers).
 
-    seed 000 §08: q=k=[1,0], theta=pi/2, (p,s)=(1,3) and (5,7): score -1 both times.
-    seed 001:     q=k=(1,0), m=2, n=5: cos(3 theta), shown for theta=1 (base^0, pair 0).
-    seed 000 §17 ex. 1: q=[1,2], k=[3,4], theta=pi/3: (1,2) and (5,6) equal, (5,7) differs.
+    “Same words, different order…” §08: q=k=[1,0], theta=pi/2, (p,s)=(1,3) and (5,7): score -1 both times.
+    “Position encodings”:     q=k=(1,0), m=2, n=5: cos(3 theta), shown for theta=1 (base^0, pair 0).
+    “Same words, different order…” §17 ex. 1: q=[1,2], k=[3,4], theta=pi/3: (1,2) and (5,6) equal, (5,7) differs.
     """
     cases = [
         ("s08", (1.0, 0.0), (1.0, 0.0), math.pi / 2, "π/2", 1, 3),
@@ -213,7 +213,7 @@ def rotated_score_relative(q: torch.Tensor, k: torch.Tensor, delta: Positions, *
 def shift_scores(q: torch.Tensor, k: torch.Tensor, m: float, n: float, delta: float, *, base: float = 10000.0,
                  inv_freq: torch.Tensor | None = None, layout: str = "interleaved",
                  rotate: str = "both") -> torch.Tensor:
-    r"""The two tests of seed 000 §12 steps 3-4 -> Tensor[3] float32.
+    r"""The two tests of “Same words, different order…” §12 steps 3-4 -> Tensor[3] float32.
 
     Formula:
         (R(m)q)^\top (R(n)k) = q^\top R(m)^\top R(n)\, k = q^\top R(n-m)\, k
@@ -233,7 +233,7 @@ def content_vectors(head_dim: int, kind: str = "unit", seed: int = 0,
                     layout: str = "interleaved") -> tuple[torch.Tensor, torch.Tensor]:
     """Content q, k [d] for the demos (float32).
 
-    "unit":   every pair is (1, 0) (the hands of seed 001, q = k);
+    "unit":   every pair is (1, 0) (the hands of “Position encodings”, q = k);
     "random": independent N(0, 1) entries from torch.Generator(seed).
     """
     head_dim = check_even("head_dim", head_dim)
@@ -300,7 +300,7 @@ def shown_pairs(head_dim: int, count: int = 4) -> torch.Tensor:
 
 
 def layout_demo(head_dim: int, m: float, n: float, *, base: float = 10000.0, seed: int = 0) -> dict[str, torch.Tensor]:
-    r"""The two pairings side by side (seed 000 §12 step 5) -> dict of float32 Tensors.
+    r"""The two pairings side by side (“Same words, different order…” §12 step 5) -> dict of float32 Tensors.
 
     Formula:
         s_{\text{half}}(Pq, Pk) = s_{\text{interleaved}}(q, k), \qquad

@@ -1,6 +1,6 @@
 r"""RoPE scaling and length extrapolation: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE.
 
-Seed 001 "length extrapolation": beyond the trained length a RoPE model meets relative
+“Position encodings”, "length extrapolation": beyond the trained length a RoPE model meets relative
 distances and, above all, *combinations of phases* it never saw. The angles themselves are
 not the problem (a fast pair turns many times inside the trained window). The methods here
 change the frequency spectrum theta_i = b^{-2i/d} so that the phases needed at the target

@@ -1,10 +1,11 @@
-"""Sinusoidal absolute positions (Vaswani et al. 2017 §3.5; seed 000 §03-§05, seed 001).
+"""Sinusoidal absolute positions (Vaswani et al. 2017 §3.5; “Same words, different order…” §03-§05,
+“Position encodings”).
 
 Each pair i of the table is a clock hand [sin(p w_i), cos(p w_i)] turning at its own frequency
 (sinusoidal_frequencies, sinusoidal_positions). A shift by Delta is a fixed rotation of every pair,
-independent of p (shift_rotation_2x2, seed 000 §03), so the dot product of two positions depends only
-on their offset (similarity_matrix, dot_by_offset, seed 000 §04). Each formula lives in the
-`Formula:` section of the function that implements it.
+independent of p (shift_rotation_2x2, “Same words, different order…” §03), so the dot product of two
+positions depends only on their offset (similarity_matrix, dot_by_offset, “Same words, different order…”
+§04). Each formula lives in the `Formula:` section of the function that implements it.
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ MAX_INPUT_VOCAB = 100_000      # vocab_size cap of the input modules (Sinusoidal
 
 
 def sinusoidal_frequencies(dim: int, base: float = 10000.0) -> torch.Tensor:
-    r"""Frequencies of the sinusoidal table (seed 000 §03) -> Tensor[D/2] float32 (computed in float64).
+    r"""Frequencies of the sinusoidal table (“Same words, different order…” §03) -> Tensor[D/2] float32
+    (computed in float64).
 
     Formula:
         \omega_i = \text{base}^{-2i/D},\quad i = 0, 1, \ldots, D/2-1
@@ -46,14 +48,14 @@ def sinusoidal_frequencies(dim: int, base: float = 10000.0) -> torch.Tensor:
 
 def sinusoidal_positions(length: int, dim: int, *, base: float = 10000.0, layout: str = "interleaved",
                          offset: int = 0, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    r"""PE for positions offset .. offset+length-1 -> Tensor[length, dim] (seed 000 §03, §05).
+    r"""PE for positions offset .. offset+length-1 -> Tensor[length, dim] (“Same words, different order…” §03, §05).
 
     Formula:
         PE_{p,2i} = \sin(p\,\omega_i),\qquad PE_{p,2i+1} = \cos(p\,\omega_i)
         PE(p) = [\sin(p\omega_0), \cos(p\omega_0), \ldots, \sin(p\omega_{D/2-1}), \cos(p\omega_{D/2-1})]
         X_p = E_{token(p)} + PE(p)
 
-    "interleaved": [:, 0::2] = sin(p w), [:, 1::2] = cos(p w)     (seed 000 §05)
+    "interleaved": [:, 0::2] = sin(p w), [:, 1::2] = cos(p w)     (“Same words, different order…” §05)
     "concat":      [:, :D/2] = sin(p w), [:, D/2:] = cos(p w)     (tensor2tensor)
     """
     length = check_int("length", length, 1, MAX_LENGTH)
@@ -113,7 +115,7 @@ def sinusoidal_layout_permutation(dim: int) -> torch.Tensor:
 
 
 def shift_rotation_2x2(delta: float, omega: float) -> torch.Tensor:
-    r"""The 2x2 matrix that moves one [sin, cos] pair by delta positions (seed 000 §03).
+    r"""The 2x2 matrix that moves one [sin, cos] pair by delta positions (“Same words, different order…” §03).
 
     Formula:
         \begin{bmatrix}\sin((p+\Delta)\omega)\\ \cos((p+\Delta)\omega)\end{bmatrix} =
@@ -199,7 +201,7 @@ def dot_by_offset(max_offset: int, dim: int, *, base: float = 10000.0) -> torch.
 
     The formula has no p in it: every position gives the same curve. It is even in Delta,
     starts at D/2, is not monotone and (for D = 2, or commensurate w_i) periodic: multi-scale
-    phases, not a distance ruler (seed 001).
+    phases, not a distance ruler (“Position encodings”).
     """
     max_offset = check_int("max_offset", max_offset, 0, MAX_LENGTH)
     w = sinusoidal_frequencies(dim, base).to(torch.float64)         # [D/2]
@@ -229,7 +231,7 @@ def anchored_dot_by_offset(anchors: Sequence[int], max_offset: int, dim: int, *,
 
 def single_frequency_table(num_positions: int = 4,
                            omega: float = math.pi / 2) -> tuple[torch.Tensor, torch.Tensor]:
-    r"""The hand table of seed 000 §04 for one frequency w (default pi/2).
+    r"""The hand table of “Same words, different order…” §04 for one frequency w (default pi/2).
 
     Formula:
         \omega = \pi/2,\qquad PE_\omega(p) = [\sin(p\omega), \cos(p\omega)]
@@ -247,7 +249,7 @@ def single_frequency_table(num_positions: int = 4,
 
 
 class SinusoidalInput(nn.Module):
-    r"""token embedding + sinusoidal PE, with the table cached by register_buffer (seed 000 §05).
+    r"""token embedding + sinusoidal PE, with the table cached by register_buffer (“Same words, different order…” §05).
 
     Formula:
         X = E[\text{token\_ids}] + PE[0:L],\qquad \texttt{register\_buffer("position", PE, persistent=False)}
@@ -298,10 +300,10 @@ def check_token_ids(token_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
 def offset_curve_summary(max_offset: int, dim: int, *, base: float = 10000.0) -> dict[str, float | int | None]:
     """Numbers that show d(Delta) = sum_i cos(Delta w_i) is no distance ruler.
 
-    -> dict(start = d(0) = D/2, first_rise = the first Delta where d(Delta+1) > d(Delta)
-    (None if the curve only falls within 0..max_offset), minimum and argmin over 0..max_offset).
+    -> dict(start = d(0) = D/2, first_rise = the first Delta where the curve rises again, d(Delta) >
+    d(Delta-1) (None if it only falls within 0..max_offset), minimum and argmin over 0..max_offset).
     """
     d = dot_by_offset(max_offset, dim, base=base).to(torch.float64)  # [K+1]
     rises = torch.nonzero(d[1:] > d[:-1] + 1e-6).flatten()          # [R]
-    return {"start": float(d[0]), "first_rise": int(rises[0]) if len(rises) else None,
+    return {"start": float(d[0]), "first_rise": int(rises[0]) + 1 if len(rises) else None,
             "minimum": float(d.min()), "argmin": int(d.argmin())}

@@ -72,8 +72,9 @@ EN = {
         "If an error grows with the position, suspect low-precision angles, wrong scaling or a re-rotated cache "
         "before suspecting the attention kernel. The table shows all three dtypes."),
     "checks.step9.fail": (
-        "The angles were computed in bfloat16: it keeps about 3 significant digits, so above position 256 not even "
-        "p is representable and cos/sin are off by O(1)."),
+        "The angles were computed in bfloat16: it keeps about 3 significant digits, so above position 256 not "
+        "every integer p is representable (257 rounds to 256, and the gaps grow: 2, then 4, 8, … positions) and "
+        "cos/sin of the angles are off by O(1)."),
     "w.chk_break1": "Break it: leave RoPE on in the control",
     "w.chk_break2": "Break it: one shared arange(L)",
     "w.chk_break3": "Break it: rotate only Q",
@@ -154,13 +155,13 @@ EN = {
         "Max abs error per position (random q, k, v, one head, d = 4):"),
     "checks.ex3.col.pos": "position",
     "checks.scene.pass": "Everything passes",
-    "checks.scene.pass.say": "All nine checks pass on posviz. Read the numbers: 'equal' means within a stated tolerance, 'changed' means by more than one.",
+    "checks.scene.pass.say": "All nine checks pass on posviz: the summary lists them. In each step's box below, read the numbers: 'equal' means within a stated tolerance, 'changed' means by more than one.",
     "checks.scene.shift": "Rotate only Q",
     "checks.scene.shift.say": "Step 3 fails: the common shift changes the score because qᵀR(−p)k depends on p. Exercise 2 works the same numbers by hand.",
     "checks.scene.cache": "A cache that restarts at 0",
     "checks.scene.cache.say": "Step 6 fails from the first decoded position; the prefill positions stay exact.",
     "checks.scene.padding": "Left padding with a shared arange",
-    "checks.scene.padding.say": "Steps 2 and 7 fail together: the printed position ids already show the bug, the outputs confirm it.",
+    "checks.scene.padding.say": "Steps 2 and 7 fail together (the summary): step 2's printed position ids already show the bug, step 7's outputs confirm it.",
     "checks.scene.boundary": "Modulo instead of an error",
     "checks.scene.boundary.say": "Step 8 fails silently: no error at L = M + 1, position 8 reads the same row as position 0.",
     "checks.scene.angles": "Angles in bfloat16",
@@ -240,13 +241,13 @@ ZH = {
     "checks.step2.fail": "共享的 arange(L) 让左 padding 的那一行位置变成 2、3、4：第一个真实 token 不在 0。",
     "checks.step3.title": "RoPE 分数的共同平移测试",
     "checks.step3.what": (
-        "固定内容向量 q、k（d = 8），计算查询在 p = 3、键在 s = 7 的分数，再把二者同时平移 Δ = 100。"
+        "固定内容向量 q、k（d = 8），计算 Query 在 p = 3、Key 在 s = 7 的分数，再把二者同时平移 Δ = 100。"
         "由于 R(p+Δ)ᵀR(s+Δ) = R(s−p)，分数应在舍入误差内保持不变。"),
     "checks.step3.fail": "只旋转了 Q：分数变成 qᵀR(−p)k，依赖 p 本身，所以共同平移会改变它。",
     "checks.step4.title": "相对位移测试：只移动 Key",
     "checks.step4.what": "只移动 Key，s = 7 → 8。分数必须改变；否则说明 RoPE 根本没接到注意力上（函数存在，却没被调用）。",
     "checks.step4.fail": "RoPE 从未被应用：分数就是普通的 qᵀk，与所有位置无关——第 3 步的平移测试反而会“平凡地”通过。",
-    "checks.step5.title": "验证奇偶配对",
+    "checks.step5.title": "验证偶奇配对",
     "checks.step5.what": (
         "RoFormer 按 (0,1)、(2,3)… 配对；Llama 的 rotate_half 按 (i, i+d/2) 配对。同一组权重在两种布局下得到不同的旋转；"
         "只有把维度按 [0,2,4,…,1,3,5,…] 重排后分数才一致。参照：交错配对。被测：加载这组权重的前后半配对实现。"),
@@ -270,7 +271,7 @@ ZH = {
     "checks.step9.what": (
         "用 float32 计算角度 p·θᵢ，在长位置上与精确的 float64 角度比较 cos/sin。若误差随位置增长，"
         "先排查低精度角度、错误缩放和缓存重复旋转，再怀疑注意力内核。表格同时给出三种 dtype。"),
-    "checks.step9.fail": "角度用 bfloat16 计算：它只有约 3 位有效数字，位置超过 256 后连 p 本身都无法精确表示，cos/sin 误差达到 O(1)。",
+    "checks.step9.fail": "角度用 bfloat16 计算：它只有约 3 位有效数字，位置超过 256 后并非每个整数 p 都能精确表示（257 被舍入成 256，间隔还会变大：2、4、8……个位置），角度的 cos/sin 误差达到 O(1)。",
     "w.chk_break1": "弄坏它：对照组里没关 RoPE",
     "w.chk_break2": "弄坏它：所有行共享 arange(L)",
     "w.chk_break3": "弄坏它：只旋转 Q",
@@ -326,7 +327,7 @@ ZH = {
     "w.chk_ex2_b": "(p=5, s=6) 的分数，只旋转 Q",
     "w.chk_reveal2": "揭晓推导",
     "checks.ex2.answer": (
-        "分数为 (R(p)q)ᵀk = qᵀR(−p)k = 11 cos(pθ) − 2 sin(pθ)：它依赖查询的绝对位置 p，而不是 s − p。\n\n"
+        "分数为 (R(p)q)ᵀk = qᵀR(−p)k = 11 cos(pθ) − 2 sin(pθ)：它依赖 Query 的绝对位置 p，而不是 s − p。\n\n"
         "- p = 1：11·½ − 2·(√3/2) = 5.5 − √3 = **{a:.4f}**\n"
         "- p = 5：cos(5π/3) = ½，sin(5π/3) = −√3/2：5.5 + √3 = **{b:.4f}**\n\n"
         "相对位移都是 1，分数却不同：共同平移测试失败（第 3 步的“弄坏它”开关现场演示）。恒等式 R(p)ᵀR(s) = R(s−p) 需要两边都旋转。"),
@@ -340,13 +341,13 @@ ZH = {
         "逐位置最大绝对误差（随机 q、k、v，一个头，d = 4）："),
     "checks.ex3.col.pos": "位置",
     "checks.scene.pass": "全部通过",
-    "checks.scene.pass.say": "九项检查在 posviz 上全部通过。读一读数字：“相等”指在给定容差内，“改变”指超过某个量。",
+    "checks.scene.pass.say": "九项检查在 posviz 上全部通过，汇总表列出了它们。在下方每一步的框里读一读数字：“相等”指在给定容差内，“改变”指超过某个量。",
     "checks.scene.shift": "只旋转 Q",
     "checks.scene.shift.say": "第 3 步失败：qᵀR(−p)k 依赖 p，共同平移改变了分数。练习 2 用同样的数字手算。",
     "checks.scene.cache": "从 0 重新开始的缓存",
     "checks.scene.cache.say": "第 6 步从第一个解码位置起失败；prefill 的位置仍然精确。",
     "checks.scene.padding": "左 padding 仍共享 arange",
-    "checks.scene.padding.say": "第 2 步与第 7 步一起失败：打印出的 position ids 已经暴露问题，输出再次确认。",
+    "checks.scene.padding.say": "第 2 步与第 7 步一起失败（见汇总表）：第 2 步打印出的 position ids 已经暴露问题，第 7 步的输出再次确认。",
     "checks.scene.boundary": "取模而不报错",
     "checks.scene.boundary.say": "第 8 步悄悄失败：L = M + 1 时不报错，位置 8 读到与位置 0 相同的表行。",
     "checks.scene.angles": "用 bfloat16 算角度",

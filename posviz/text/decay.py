@@ -9,7 +9,7 @@ EN = {
         "bounds, what happens to random and to single query/key pairs, and puts ALiBi (whose penalty "
         "decays by construction) and the sinusoidal dot product on the same axes."),
     "decay.sources": (
-        "Sources: Su et al. 2021, RoFormer §3.4.3 and Fig. 2 (arXiv:2104.09864); Press, Smith & Lewis 2022, "
+        "Sources: Su et al. 2021, RoFormer §3.4.3 and Fig. 2 (arXiv:2104.09864); Press, Smith & Lewis 2021, "
         "ALiBi (arXiv:2108.12409); Vaswani et al. 2017 §3.5; “Position encodings”, section “RoPE: position encoding "
         "as a rotation”, third point."),
     "decay.note": (
@@ -74,10 +74,11 @@ EN = {
     "decay.fig.x": "relative distance r (tokens)",
     "decay.fig.main.title": "Score vs distance (d = {d})",
     "decay.fig.main.y": "score ÷ its value at r = 0",
-    "decay.fig.bound": "RoFormer bound B(r)/B(0), base {base}",
-    "decay.fig.ones": "q=k=1 score / d, base {base}",
+    "decay.fig.bound": "RoFormer bound, base {base}",
+    "decay.fig.ones": "q = k = 1, base {base}",
+    "decay.fig.ones_key": "dotted: q = k = 1, colour of its base",
     "decay.fig.alibi": "ALiBi head {h}: 1 − {m}·r",
-    "decay.fig.sin": "sinusoidal PE·PE / (D/2), D={dim}, base {base}",
+    "decay.fig.sin": "sinusoidal, D = {dim}, base {base}",
     "decay.fig.random.title": "Random q, k (ρ = {rho}): mean ± std",
     "decay.fig.random.y": "s(r) / (|q||k|)",
     "decay.fig.band": "± std, base {base}",
@@ -151,14 +152,14 @@ ZH = {
     "decay.title": "远程衰减：注意力会随距离变弱吗？",
     "decay.intro": (
         "RoFormer 论证了 RoPE 让注意力带上一种*倾向*：两个词隔得越远，越容易变弱——把所有频率对加起来，"
-        "query–key 打分里与位置有关的部分被一条随相对距离 r 下降的曲线所约束。本页画出这条上界、它所约束的"
-        "打分、随机与单个 query/key 对的真实表现，并把 ALiBi（按构造线性衰减）与正弦位置编码的点积放在同一坐标轴上。"),
+        "Query–Key 打分里与位置有关的部分被一条随相对距离 r 下降的曲线所约束。本页画出这条上界、它所约束的"
+        "打分、随机与单个 Query/Key 对的真实表现，并把 ALiBi（按构造线性衰减）与正弦位置编码的点积放在同一坐标轴上。"),
     "decay.sources": (
-        "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2022，"
+        "出处：Su 等 2021，RoFormer §3.4.3 与图 2（arXiv:2104.09864）；Press、Smith & Lewis 2021，"
         "ALiBi（arXiv:2108.12409）；Vaswani 等 2017 §3.5；《位置编码》「RoPE：把位置编码变成一次旋转」一节第三点。"),
     "decay.note": (
         "**远程衰减是一种归纳偏置，不是保证。** RoFormer 的曲线约束的是对所有频率对求和后的最坏情况。"
-        "单看某一对 query/key，打分是 cos(rθ)，会随距离一直振荡——q = k = (1, 0)、m = 2、n = 5 时打分就是 cos 3θ；"
+        "单看某一对 Query/Key，打分是 cos(rθ)，会随距离一直振荡——q = k = (1, 0)、m = 2、n = 5 时打分就是 cos 3θ；"
         "而且打分始终被两个词的内容牵着走：内容匹配的远处词，完全可以比近处词得分更高。"),
     "decay.no_bases": "请在上方至少选一个 RoPE 底数（base）来画曲线。",
     "decay.grid": "打分只在整数距离上有定义；曲线在 0…{R} 的 {n} 个距离中采样了 {p} 个。",
@@ -188,7 +189,7 @@ ZH = {
     "decay.explain.main": (
         "归一化：上界 ÷ (d/4 + 1/2)，q = k = 1 打分 ÷ d，正弦点积 ÷ (D/2)，ALiBi 画成 1 − m_h·r。"
         "θ_i 取自 `rope_inv_freq`（与模型一样存为 float32），之后所有乘法与求和都用 float64。"),
-    "decay.s2.title": "2 · 随机的 query 与 key：平均会衰减，单个对不一定",
+    "decay.s2.title": "2 · 随机的 Query 与 Key：平均会衰减，单个对不一定",
     "decay.s2.text": (
         "抽取 q ~ N(0, I)，令 k = ρ·q + √(1 − ρ²)·z，z ~ N(0, I)（固定随机种子）。每个打分都除以 |q||k|"
         "（旋转不改变长度，所以结果落在 [−1, 1] 内）。**ρ = 1**（两端内容相同）时，平均值在期望意义下恰好等于 q = k = 1 曲线（÷ d）；"
@@ -199,19 +200,20 @@ ZH = {
         "色带为 n 对上的均值 ± 一个（总体）标准差。"),
     "decay.s3.title": "3 · 单个频率对永远在振荡",
     "decay.s3.text": (
-        "《位置编码》里最小的例子：q = k = (1, 0)，query 在 m = 2，key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
+        "《位置编码》里最小的例子：q = k = (1, 0)，Query 在 m = 2，Key 在 n = 5。打分是 cos((5 − 2)θ) = cos 3θ："
         "它只取决于距离，而且随距离来回摆动。第 i 对每个词转 θ_i = base^(−2i/d)，所以它的打分 cos(rθ_i) "
         "以 2π/θ_i 个词为周期在 +1 与 −1 之间往复，永不衰减。慢的频率对（i 大、底数大）要几千个词才摆动一次。"),
     "decay.metric.cos3": "cos 3θ_{i}，底数 {base}",
-    "decay.metric.cos3.help": "第 i 对中 q = k = (1, 0)、key 相距 3 个词（m = 2，n = 5）时的打分。",
+    "decay.metric.cos3.help": "第 i 对中 q = k = (1, 0)、Key 相距 3 个词（m = 2，n = 5）时的打分。",
     "decay.explain.pair": "菱形标出 r = 3，即《位置编码》中的例子 cos 3θ。",
     "decay.fig.x": "相对距离 r（词数）",
     "decay.fig.main.title": "打分随距离的变化（d = {d}）",
     "decay.fig.main.y": "打分 ÷ r = 0 处的值",
-    "decay.fig.bound": "RoFormer 上界 B(r)/B(0)，底数 {base}",
-    "decay.fig.ones": "q=k=1 打分 / d，底数 {base}",
+    "decay.fig.bound": "RoFormer 上界，底数 {base}",
+    "decay.fig.ones": "q = k = 1，底数 {base}",
+    "decay.fig.ones_key": "虚线：q = k = 1，颜色同其底数",
     "decay.fig.alibi": "ALiBi 第 {h} 头：1 − {m}·r",
-    "decay.fig.sin": "正弦 PE·PE / (D/2)，D={dim}，底数 {base}",
+    "decay.fig.sin": "正弦，D = {dim}，底数 {base}",
     "decay.fig.random.title": "随机 q、k（ρ = {rho}）：均值 ± 标准差",
     "decay.fig.random.y": "s(r) / (|q||k|)",
     "decay.fig.band": "± 标准差，底数 {base}",
@@ -263,11 +265,11 @@ ZH = {
         "差不多一样宽：决定打分的是内容，不是距离。"),
     "decay.scene.pair": "单个频率对在振荡",
     "decay.scene.pair.say": (
-        "《位置编码》中的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 key "
+        "《位置编码》中的例子：d = 2，q = k = (1, 0)，m = 2，n = 5，打分 cos 3θ = cos 3 ≈ −0.99——相距 3 个词的 Key "
         "几乎拿到最低分，而且会一直振荡下去。只有一对时 RoFormer 上界是一条水平线：没有可求和的项，也就没有衰减。"),
     "decay.scene.alibi": "ALiBi 与正弦编码",
     "decay.scene.alibi.say": (
-        "ALiBi 直接减去 m_h·r：对每一对 query 和 key 都线性衰减的直线——这是构造出来的保证。"
+        "ALiBi 直接减去 m_h·r：对每一对 Query 和 Key 都线性衰减的直线——这是构造出来的保证。"
         "正弦编码的点积与 RoPE 的 q = k = 1 曲线一样，也是余弦和。"),
     # errors of posviz.pe.decay
     "err.decay_distances": "distances 必须是整数 max_distance，或非空的一维整数张量，收到的是 {got}",

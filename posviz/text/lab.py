@@ -318,9 +318,9 @@ EN = {
 ZH = {
     "lab.title": "注意力实验室：故意把位置弄坏",
     "lab.intro": (
-        "两句长度不同的句子组成一个补齐后的 batch，经过一层玩具注意力。"
-        "**正确**指每句话*单独*运行、不补齐、位置 id 为 0..n−1；"
-        "**所选**是补齐后的 batch，采用你选的补齐方向、位置 id 方案和 bug。"
+        "两句长度不同的句子组成一个 padding 后的 batch，经过一层玩具注意力。"
+        "**正确**指每句话*单独*运行、不做 padding、position id 为 0..n−1；"
+        "**所选**是 padding 后的 batch，采用你选的 padding 方向、position id 方案和 bug。"
         "只要 padding 与位置处理正确，batch 中真实 token 的输出应与正确结果完全一致；"
         "下面每个 bug 要么改变结果（并显示改在哪里），要么——如实地说——并不改变。"),
     "lab.sources": (
@@ -329,7 +329,7 @@ ZH = {
     "lab.default_a": "我爱ML",
     "lab.default_b": "你也爱ML吗",
     "lab.setup": "1 · batch 与模型",
-    "lab.bugs": "2 · 位置 id 与 bug",
+    "lab.bugs": "2 · position id 与 bug",
     "lab.bugs.rope_only": "标注“仅 RoPE”的开关只在方法为 RoPE 时起作用。",
     "lab.weights.title": "玩具模型的权重是什么？",
     "lab.weights": (
@@ -337,7 +337,7 @@ ZH = {
         "类似训练后常见的注意力头：\n\n"
         "- **头 0 · 看前一个词**，**头 1 · 看自己/邻近词**，头 2–3 · 看内容"
         "（随机 W_Q、W_K，只跟随词本身）。\n"
-        "- **RoPE**：位置头的 query 是常向量 u，key 是 R(1)u，于是 "
+        "- **RoPE**：位置头的 Query 是常向量 u，Key 是 R(1)u，于是 "
         "(R(m)u)ᵀ R(n) R(1)u = Σᵢ |uᵢ|² cos((n + 1 − m)θᵢ)，在 n = m − 1 处最大；"
         "u 的能量集中在高频维度对上。\n"
         "- **正弦 / 学习式**：位置头读取 X 的前 d 维（词向量在这些维度上很小，相当于一条“位置通道”），"
@@ -347,14 +347,14 @@ ZH = {
         "- **NoPE**：位置头无位置可读，注意力几乎均匀。"),
     "lab.compare": "3 · 正确与所选的注意力",
     "lab.compare.note": (
-        "行是 query，列是 key。正确的注意力被放进补齐后的网格（真实 query 给 pad 的权重为 0）；"
-        "pad 对应的 query 行留白，因为它们不是真实 token。两张注意力图共用一个色标；"
+        "行是 Query，列是 Key。正确的注意力被放进 padding 后的网格（真实 Query 给 pad 的权重为 0）；"
+        "pad 对应的 Query 行留白，因为它们不是真实 token。两张注意力图共用一个色标；"
         "差值为“所选 − 正确”，用以 0 为中心的发散色标。"),
-    "lab.fig.correct": "正确（单独、不补齐）",
-    "lab.fig.chosen": "所选（补齐的 batch）",
+    "lab.fig.correct": "正确（单独、不做 padding）",
+    "lab.fig.chosen": "所选（padding 后的 batch）",
     "lab.fig.diff": "所选 − 正确",
-    "lab.fig.key": "key",
-    "lab.fig.query": "query",
+    "lab.fig.key": "Key",
+    "lab.fig.query": "Query",
     "lab.fig.prob": "A",
     "lab.fig.delta": "ΔA",
     "lab.err.title": "每个真实 token 的输出误差 max |O_所选 − O_正确|",
@@ -368,7 +368,7 @@ ZH = {
     "lab.tensors": "4 · 打印三份张量（《词相同但顺序不同…》§12 第 2 步）",
     "lab.tensors.note": "token ids、有效 mask、position ids 是三份不同的契约：逐一检查，不要从形状相同推断语义相同。",
     "lab.tensors.correct": "正确：每句单独运行",
-    "lab.tensors.chosen": "所选：补齐的 batch",
+    "lab.tensors.chosen": "所选：padding 后的 batch",
     "lab.t.token": "token",
     "lab.t.id": "token id",
     "lab.t.mask": "有效 mask",
@@ -377,13 +377,13 @@ ZH = {
     "lab.name.b": "B",
     "lab.effects": "所选开关的作用",
     "lab.effect.mask": (
-        "**由 mask 生成位置 id**——clamp(cumsum(mask) − 1, 0)：每句第一个真实 token 的位置都是 0；"
+        "**由 mask 生成 position id**——clamp(cumsum(mask) − 1, 0)：每句第一个真实 token 的位置都是 0；"
         "pad 的位置暂设 0 只为避免非法索引，真正让它失效的是 mask。这是参照契约，误差应只在浮点舍入量级。"),
     "lab.effect.arange": (
-        "**共享 arange(L)**——每行都用 0..L−1。**右**补齐时真实 token 仍是 0..n−1：无害。"
-        "**左**补齐时短句从 k（它的 pad 数）开始：正弦与学习式位置看到另一组位置向量——有害；"
+        "**共享 arange(L)**——每行都用 0..L−1。**右** padding 时真实 token 仍是 0..n−1：无害。"
+        "**左** padding 时短句从 k（它的 pad 数）开始：正弦与学习式位置看到另一组位置向量——有害；"
         "RoPE、ALiBi、T5 只用 pᵢ − pⱼ，只要 pad 被屏蔽，真实 token 的整体平移无害；NoPE 不用位置。"
-        "训练右补齐、推理左补齐，会弄坏绝对位置方法。"),
+        "训练右 padding、推理左 padding，会弄坏绝对位置方法。"),
     "lab.effect.token_ids": (
         "**把 token id 当位置**——重复的词得到重复的“位置”，顺序消失：无论站在哪里，“ML”在两句中的位置都一样。"
         "对所有使用位置的方法都有害；NoPE 不受影响（它本来就没有位置）。较大的 id 甚至会超出学习式位置表。"),
@@ -397,17 +397,17 @@ ZH = {
         "**完全不加位置**（只有 token embedding）——注意力照样能算，但没有顺序：位置头失去对角线。"
         "除 NoPE（它本就如此）外，对所有方法都有害。"),
     "lab.effect.rotate_q_only": (
-        "**只旋转 Q**——(R(m)q)ᵀk = qᵀR(−m)k 取决于 query 的绝对位置，而不是 n − m："
+        "**只旋转 Q**——(R(m)q)ᵀk = qᵀR(−m)k 取决于 Query 的绝对位置，而不是 n − m："
         "平移恒等式失效，看前一个词的头失效，平移后的短句结果也不同。"),
     "lab.effect.rotate_v": (
-        "**连 V 一起旋转**——分数不变，但取回的内容被转进了各个 key 自己的坐标系："
+        "**连 V 一起旋转**——分数不变，但取回的内容被转进了各个 Key 自己的坐标系："
         "注意力图不变，输出却变了。这是另一种设计，不是标准 RoPE。"),
     "lab.effect.rope_on_hidden": (
         "**只在 hidden 上旋转一次**——先旋转 X 再投影，得不到 R(m)q · R(n)k："
-        "W_Q、W_K 会打乱维度对，分数不再只依赖 n − m，常向量的位置 query 更是完全没被旋转。"),
+        "W_Q、W_K 会打乱维度对，分数不再只依赖 n − m，常向量的位置 Query 更是完全没被旋转。"),
     "lab.effect.pads_unmasked": (
-        "**pad 没有被屏蔽**——短句的真实 token 也去关注 pad key，输出混入 pad 的 value（看 pad 所在的列）。"
-        "对所有方法都有害，包括 NoPE；较长的句子没有 pad，不受影响。pad 的位置 id 设为 0 并不能让它不可见。"),
+        "**pad 没有被屏蔽**——短句的真实 token 也去关注 pad Key，输出混入 pad 的 value（看 pad 所在的列）。"
+        "对所有方法都有害，包括 NoPE；较长的句子没有 pad，不受影响。pad 的 position id 设为 0 并不能让它不可见。"),
     "lab.effect.layout_mismatch": (
         "**布局不匹配**——权重按一种配对构造（交错配对 (0,1),(2,3),… 或前后半配对 (i, i+d/2)），却用另一种配对旋转："
         "每个头仍然做了“某种”旋转，但转错了维度对，构造好的“看前一个词”的头因此失效。不同布局的权重不能混用。"),
@@ -423,13 +423,13 @@ ZH = {
         "θᵢ 与乘积也被舍入：相位有误差。同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
     "lab.summary": "5 · 哪种编码会被哪个 bug 伤到？",
     "lab.summary.note": (
-        "每个格子对一种方法、用一种位置 id 方案或一个 bug（其余位置 id 由 mask 生成）运行补齐的 batch，"
+        "每个格子对一种方法、用一种 position id 方案或一个 bug（其余 position id 由 mask 生成）运行 padding 后的 batch，"
         "报告真实 token 上相对“单句单独运行”的最大输出误差 max |ΔO|（对数色标）。如实的“零”与失败同样重要："
-        "pad 被屏蔽时 RoPE/ALiBi/T5 的整体平移、右补齐时的共享 arange、任何位置 id bug 下的 NoPE、"
+        "pad 被屏蔽时 RoPE/ALiBi/T5 的整体平移、右 padding 时的共享 arange、任何 position id bug 下的 NoPE、"
         "表足够长时的取模。灰色“—”= 不适用（仅 RoPE 的 bug）；"
         "“越界”= 句子比 M 行的学习式位置表更长，此时直接报错而不是取模。描边的格子是你当前的选择。"),
-    "lab.summary.title.schemes": "位置 id 方案 · max |ΔO|",
-    "lab.summary.title.bugs": "bug（位置 id 由 mask 生成）· max |ΔO|",
+    "lab.summary.title.schemes": "position id 方案 · max |ΔO|",
+    "lab.summary.title.bugs": "bug（position id 由 mask 生成）· max |ΔO|",
     "lab.summary.na": "—",
     "lab.summary.oor": "越界",
     "lab.col.mask": "由 mask 生成 ✓",
@@ -459,7 +459,7 @@ ZH = {
     "lab.pack": "6 · 打包与拼接：每一段拿到什么坐标？",
     "lab.pack.md": (
         "训练流水线常常不做 padding，而是把多篇文档**打包**进同一行；检索会把多个片段拼接起来；滑动窗口会把长文切成几段。"
-        "这时位置 id 必须有一份明确的契约，而共享的 `arange(L)` 会悄悄替你选定其中一种：\n\n"
+        "这时 position id 必须有一份明确的契约，而共享的 `arange(L)` 会悄悄替你选定其中一种：\n\n"
         "- **全局连续**：整行一条连续坐标（B 紧接在 A 之后）；\n"
         "- **每段重置**：每一段都从 0 重新开始；\n"
         "- **保留原文坐标**：每一段保留它在原文档中的坐标（B 是从某个偏移处截出来的）。\n\n"
@@ -521,8 +521,8 @@ ZH = {
     "w.lab_a": "句子 A",
     "w.lab_a.help": "按空格分词；中日韩文字每个字一个 token。最多 64 个 token、500 个字符，每个词最多 50 个字符。",
     "w.lab_b": "句子 B",
-    "w.lab_b.help": "长度与 A 不同，其中一句才会被补齐。",
-    "w.lab_side": "补齐方向",
+    "w.lab_b.help": "长度与 A 不同，其中一句才会被加上 padding。",
+    "w.lab_side": "padding 方向",
     "w.lab_side.left": "左（decoder 推理）",
     "w.lab_side.right": "右（常见于训练）",
     "w.lab_method": "位置方法",
@@ -538,10 +538,10 @@ ZH = {
     "w.lab_heads": "头数 H",
     "w.lab_dim": "每头维度 d",
     "w.lab_causal": "因果掩码",
-    "w.lab_causal.help": "query 只能看到自己及之前的 key（decoder）。此时 T5 使用单向分桶。",
+    "w.lab_causal.help": "Query 只能看到自己及之前的 Key（decoder）。此时 T5 使用单向分桶。",
     "w.lab_maxlen": "学习式位置表行数 M",
     "w.lab_maxlen.help": "学习式绝对位置表的 max_length；也是 p mod M 方案中的 M。",
-    "w.lab_scheme": "位置 id 方案",
+    "w.lab_scheme": "position id 方案",
     "w.lab_scheme.mask": "由 mask 生成 ✓（cumsum − 1）",
     "w.lab_scheme.arange": "共享 arange(L)",
     "w.lab_scheme.token_ids": "把 token id 当位置",
@@ -551,7 +551,7 @@ ZH = {
     "w.lab_qonly": "只旋转 Q（仅 RoPE）",
     "w.lab_rotv": "连 V 一起旋转（仅 RoPE）",
     "w.lab_hidden": "只在 hidden 上旋转一次（仅 RoPE）",
-    "w.lab_unmasked": "pad key 未被屏蔽",
+    "w.lab_unmasked": "pad Key 未被屏蔽",
     "w.lab_layoutbug": "权重与旋转的布局不匹配（仅 RoPE）",
     "w.lab_lowp": "在大位置上用低精度算角度（仅 RoPE）",
     "w.lab_dtype": "角度精度",
@@ -568,17 +568,17 @@ ZH = {
     "w.lab_head.3": "3 · 内容",
     "w.lab_tensors": "显示两种设置的三份张量",
     "w.lab_pack": "把 A 和 B 打包进同一行",
-    "w.lab_pack.help": "显示打包后的一行 A + B 在三种契约下的位置 id。",
+    "w.lab_pack.help": "显示打包后的一行 A + B 在三种契约下的 position id。",
     "w.lab_pack_off": "B 在原文档中的偏移",
     "w.lab_pack_off.help": "供“保留原文坐标”契约使用：B 的第一个 token 保留这个坐标。",
-    "lab.scene.right": "正确的补齐",
-    "lab.scene.right.say": "左补齐、由 mask 生成位置 id、pad 被屏蔽：补齐后的 batch 复现了每句单独运行的结果（误差低于 1e-5，只是浮点舍入）。",
-    "lab.scene.arange": "共享 arange，左补齐",
+    "lab.scene.right": "正确的 padding",
+    "lab.scene.right.say": "左 padding、由 mask 生成 position id、pad 被屏蔽：padding 后的 batch 复现了每句单独运行的结果（误差低于 1e-5，只是浮点舍入）。",
+    "lab.scene.arange": "共享 arange，左 padding",
     "lab.scene.arange.say": "正弦位置：短句 A 现在从它的 pad 数开始（默认句子下是位置 2），输出随之改变。看总结矩阵：RoPE、ALiBi、T5 不受影响——整体平移对它们无害。",
     "lab.scene.tokid": "把 token id 当位置",
     "lab.scene.tokid.say": "句子 B 的位置现在就是它的 token id（默认句子下为 4, 5, 2, 3, 6）：与 A 共有的词沿用 A 的 id，顺序消失，RoPE 看前一个词的头坏掉了。",
     "lab.scene.qonly": "只旋转 Q",
-    "lab.scene.qonly.say": "不旋转 K，分数就依赖 query 的绝对位置：看前一个词的对角线变淡了。",
+    "lab.scene.qonly.say": "不旋转 K，分数就依赖 Query 的绝对位置：看前一个词的对角线变淡了。",
     "lab.scene.pads": "pad 未被屏蔽",
     "lab.scene.pads.say": "短句的真实 token 把注意力倒进 pad 列（差值图中的红色）。",
     "lab.scene.lowp": "8192 处的 bfloat16 角度",

@@ -74,7 +74,7 @@ EN = {
     "length.trained": " trained: 0–{n} ",
     "length.explain_main": (
         "Every point averages the 64 evaluation sequences over one bucket of positions, counting only positions "
-        "i ≥ k = 2 (earlier positions have no answer). The curves are read from `posviz/weights/results.json`, "
+        "i ≥ k = 2 (earlier positions have no answer). The curves are read from `posviz/tinylm/weights/results.json`, "
         "which the training command wrote; no model runs to draw this plot. RoPE + PI / NTK / YaRN reuse the "
         "RoPE weights with the frequencies of `posviz.pe.scaling.rope_frequencies` for s = 512/64 = 8."),
     "length.provenance": (
@@ -260,7 +260,7 @@ ZH = {
     "length.trained": " 训练范围：0–{n} ",
     "length.explain_main": (
         "每个点是 64 条评测序列在一个位置桶上的平均，只统计 i ≥ k = 2 的位置（更早的位置没有答案）。"
-        "曲线读自训练命令写出的 `posviz/weights/results.json`，画这张图时不运行任何模型。"
+        "曲线读自训练命令写出的 `posviz/tinylm/weights/results.json`，画这张图时不运行任何模型。"
         "RoPE + PI / NTK / YaRN 沿用 RoPE 的权重，只把频率换成 `posviz.pe.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
     "length.provenance": (
         "数字来自在这台多人共用的 2 核机器上由 `{cmd}` 实际训练出的模型（训练共用墙钟时间 {secs} 秒、CPU 时间 {cpu} 秒，{date}）；"
@@ -280,8 +280,8 @@ ZH = {
         "请换一个模型（或“学习式，越界用最后一行”）。"),
     "length.map_short": "长度 {n}（与训练相同）",
     "length.map_long": "长度 {n}",
-    "length.x_key": "key 位置 j",
-    "length.y_query": "query 位置 i",
+    "length.x_key": "Key 位置 j",
+    "length.y_query": "Query 位置 i",
     "length.explain_maps": (
         "一条评测序列上 {model} 某一个头的注意力概率；两张图共用 0–1 的色标。右图的虚线标出训练结束的位置 {n}。"
         "解出任务的头会画出 i − j = 2 的细对角线（或 i − j = 1，再由下一层补完）；看这条对角线在虚线之后是否还在，还是碎掉。"
@@ -293,15 +293,15 @@ ZH = {
     "length.y_entropy": "熵（nats）",
     "length.uniform": "均匀因果注意力 ln(i+1)",
     "length.explain_entropy": (
-        "熵为 0 表示只看一个 key；ln(i+1)（灰线）表示在整个前缀上平均分配。超过训练长度后仍保持尖锐的头，熵依旧很低；"
+        "熵为 0 表示只看一个 Key；ln(i+1)（灰线）表示在整个前缀上平均分配。超过训练长度后仍保持尖锐的头，熵依旧很低；"
         "遇到没见过的距离或相位组合的头，熵常常向灰线漂移（注意力被稀释）。"),
     "length.literature": (
         "#### 文献怎么说，我们的小模型哪里一致、哪里不一致\n\n"
         "- **Press、Smith 与 Lewis 2021**（ALiBi，“Train Short, Test Long”）在 512 和 1024 长度上训练语言模型，再测更长的输入："
         "正弦编码一过训练长度困惑度就暴涨，旋转编码能多撑一些 token，T5 偏置撑得更远，"
         "ALiBi 则在训练长度的许多倍处依然平稳。*一致*：正弦、RoPE、ALiBi 在这里的先后顺序完全相同。"
-        "*不一致*：我们的 T5 模型几乎和 RoPE 崩得一样快。我们的任务要在多达 512 个 key 中精确找到一个；"
-        "T5 把 {last} 及以上的所有距离都放进同一个最后的桶，于是共享这个偏置的远处 key 随长度增多，合起来把注意力吸走"
+        "*不一致*：我们的 T5 模型几乎和 RoPE 崩得一样快。我们的任务要在多达 512 个 Key 中精确找到一个；"
+        "T5 把 {last} 及以上的所有距离都放进同一个最后的桶，于是共享这个偏置的远处 Key 随长度增多，合起来把注意力吸走"
         "（在位置 {query}，第 {layer} 层第 {head} 个头约 {share}% 的权重落在 {last} 个 token 及更远处；看它的熵上升），而 ALiBi 的惩罚随距离持续增大。"
         "困惑度是在大量容易的局部预测上取平均，可能把这种现象掩盖掉。\n"
         "- **Kazemnejad 等 2023** 发现，在若干合成推理任务上，*不加*位置编码（NoPE）的 decoder-only 模型"
@@ -324,7 +324,7 @@ ZH = {
     "length.s2.title": "相对偏置：ALiBi 与 T5",
     "length.s2.say": (
         "ALiBi 一直到位置 511 都保持 97%。T5 偏置同样是相对位置，却先跌到 58%、再到随机水平："
-        "59 及以上的距离共用一个桶，几百个远处 key 拿到相同的偏置，把注意力稀释掉。看它的熵一路上升。"),
+        "59 及以上的距离共用一个桶，几百个远处 Key 拿到相同的偏置，把注意力稀释掉。看它的熵一路上升。"),
     "length.s3.title": "RoPE，以及不续训能否救回来",
     "length.s3.say": (
         "原始 RoPE：64–127 为 96%，之后崩溃。同一套权重、只换频率、不续训：PI 连训练范围内都坏了，"
@@ -364,7 +364,7 @@ ZH = {
     "length.alias_col.weight": "平均注意力",
     "length.alias_table_note": (
         "平均注意力：RoPE 模型（长度 {n}，第 {layer} 层，第 {head} 个头）在对角线 i − j = Δ 上的权重，"
-        "对训练范围之后的各个 query 取平均；Δ 超出图的范围时记为 —。"),
+        "对训练范围之后的各个 Query 取平均；Δ 超出图的范围时记为 —。"),
     "length.alias_seen": "是",
     "length.alias_unseen": "否",
     "length.alias_rope_only": "混叠点线只画在原始 RoPE 模型的图上：查找器用的是它的频率。选择 RoPE 即可看到。",

@@ -130,7 +130,7 @@ ZH = {
     "models.sources": "来源：各模型在 Hugging Face 上的 config.json（表中有链接）；transformers 5.24 的配置类与旋转模块；《位置编码》「长度外推」；《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》§14。",
     "models.table.title": "模型库",
     "models.table.text": "共 {n} 个模型，每行一个。点击列标题排序（或在下方选择顺序）；每个数都来自 posviz.pe.rope_config.read_model_rope 对公开字段的读取，与在“长度外推”页粘贴配置时的读取完全相同。",
-    "models.table.note": "频率由 posviz 自己的公式计算（posviz.pe.scaling）；transformers 只负责读取配置（默认值、旧键名、层类型），并作为测试的参照。",
+    "models.table.note": "频率由 posviz 自己的公式计算（posviz.pe.scaling）；transformers 只负责读取配置（默认值、旧字段名、层类型），并作为测试的参照。",
     "models.col.name": "模型",
     "models.col.released": "发布日期",
     "models.col.head_dim": "head_dim",

@@ -58,7 +58,8 @@ EN = {
         "The methods differ less by name than by **where** position enters the data flow (“Same words, different "
         "order…” §02): "
         "added to the input hidden state (absolute: sinusoidal, learned), as a rotation of each head's Q and K "
-        "(RoPE), or as a bias on the score matrix $[N,H,L,S]$ (Shaw, T5, ALiBi). None of them handles padding "
+        "(RoPE), as a bias added to the score matrix $[N,H,L,S]$ (T5, ALiBi), or as learned relative vectors added "
+        "inside the key (and value) computation (Shaw). None of them handles padding "
         "or replaces the causal mask: position gives coordinates, the mask decides visibility."),
     "overview.dot.abs": "Absolute (sinusoidal, learned)",
     "overview.dot.rope": "RoPE",
@@ -177,7 +178,7 @@ ZH = {
     "overview.where": "2 · 位置信息可以从哪里进入？",
     "overview.where.text": (
         "各方法的关键差异不在名字，而在位置进入数据流的**地方**（《词相同但顺序不同…》§02）：加到输入 hidden（绝对位置：正弦、学习式），"
-        "旋转每个头的 Q 与 K（RoPE），或作为偏置加到分数矩阵 $[N,H,L,S]$ 上（Shaw、T5、ALiBi）。"
+        "旋转每个头的 Q 与 K（RoPE），作为偏置加到分数矩阵 $[N,H,L,S]$ 上（T5、ALiBi），或者把可学习的相对向量加到 K/V 的计算里（Shaw）。"
         "它们都不自动处理 padding，也不替代因果掩码：位置只提供坐标，可见性仍由掩码决定。"),
     "overview.dot.abs": "绝对位置（正弦、学习式）",
     "overview.dot.rope": "RoPE",

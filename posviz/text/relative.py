@@ -8,8 +8,9 @@ EN = {
         "words (positions 11 and 12): both absolute positions change, but the distance between them does not. "
         "It is the difference between asking “what time is it?” and “how long until we leave?”. Relative schemes encode that distance **i − j** "
         "directly: Shaw et al. look up a learned vector per (clipped) distance, T5 adds a learned "
-        "scalar per distance *bucket*, ALiBi adds a fixed linear penalty. All three act on the score "
-        "matrix [N,H,L,S]; RoPE instead rotates Q and K [N,H,L,d]."
+        "scalar per distance *bucket*, ALiBi adds a fixed linear penalty. T5 and ALiBi add their bias to the "
+        "score matrix [N,H,L,S]; Shaw adds its vectors inside the key (and value) computation, so a score sees the "
+        "distance through k_j + a_ij; RoPE instead rotates Q and K [N,H,L,d]."
     ),
     "relative.sources": (
         "Sources: Shaw, Uszkoreit & Vaswani 2018 (arXiv:1803.02155) · Raffel et al. 2020, T5 "
@@ -74,7 +75,10 @@ EN = {
         "and add the row **clip(j − i, −k, k) + k** on the key side of every pair: "
         "e_ij = q_i · (k_j + a_ij) / √d (and a second table on the value side). Two tokens 5 or 500 steps "
         "apart look the same once the distance exceeds k: the left panel shows which row each pair reads, "
-        "the right panel how many steps of distance the clipping throws away. The authors found little "
+        "the right panel how many steps of distance the clipping throws away. Shaw's paper indexes the table by "
+        "**j − i** (key minus query), the mirror image of the i − j of the articles and of every other panel: a key "
+        "3 steps before its query (i − j = 3) reads row k − 3, so these colours run the other way round than in "
+        "section 6, which shows clip(i − j, −k, k), the same clipping in the articles' sign. The authors found little "
         "difference in quality for k ≥ 2 — precise long distances were not what their translation model needed."
     ),
     "relative.fig.shaw.index": "table row clip(j − i, −k, k) + k",
@@ -176,7 +180,7 @@ EN = {
         "how distances are clipped or bucketed and on the lengths seen in training (Kazemnejad et al. 2023)."
     ),
     "relative.fig.side.distance": "exact distance i − j",
-    "relative.fig.side.shaw": "Shaw: clip(i − j, −{k}, {k})",
+    "relative.fig.side.shaw": "Shaw: clip(i − j, −{k}, {k}) = {k} − table row",
     "relative.fig.side.t5": "T5: distance its bucket still tells apart",
     "relative.fig.side.alibi": "ALiBi head {h}: −m · |i − j| (own scale)",
     "relative.cb.tokens": "tokens",
@@ -258,7 +262,8 @@ ZH = {
         "在 *the cat sat on the mat* 里，**cat** 和 **sat** 关系紧密，是因为它们紧挨着，而不是因为它们在位置 1 和 2。"
         "在前面加十个词，它们就成了第 12、13 个词（位置 11 和 12）：两者的绝对位置全变了，它们之间的距离却没变。这就像问“现在几点”和问“离出发还有多久”的区别。相对位置方案直接编码这个距离 **i − j**："
         "Shaw 等人按（截断后的）距离查一个可学习向量，T5 按距离**分桶**加一个可学习标量，ALiBi 加一个固定的线性惩罚。"
-        "三者都作用在打分矩阵 [N,H,L,S] 上；RoPE 则旋转 Q 和 K [N,H,L,d]。"
+        "T5 与 ALiBi 把偏置加到打分矩阵 [N,H,L,S] 上；Shaw 把相对向量加到 K（以及 V）的计算里，分数经由 k_j + a_ij 看到距离；"
+        "RoPE 则旋转 Q 和 K [N,H,L,d]。"
     ),
     "relative.sources": (
         "参考：Shaw, Uszkoreit & Vaswani 2018（arXiv:1803.02155）· Raffel et al. 2020，T5（arXiv:1910.10683）· "
@@ -266,11 +271,11 @@ ZH = {
         "Kazemnejad et al. 2023（arXiv:2305.19466）。T5 分桶与 Hugging Face 的 "
         "`T5Attention._relative_position_bucket` 逐值核对，ALiBi 斜率与论文官方 `get_slopes` 逐值核对。"
     ),
-    "w.rel_L": "查询数 L（新 token）",
-    "w.rel_L.help": "查询的行数。没有缓存时，键数 = 查询数 = L（方阵）。",
+    "w.rel_L": "Query 数 L（新 token）",
+    "w.rel_L.help": "Query 的行数。没有缓存时，Key 数 = Query 数 = L（方阵）。",
     "w.rel_past": "它们之前已缓存的 token 数",
     "w.rel_past.help": (
-        "增量解码：键 = 缓存 + 新 token，S = past + L；查询右对齐——它们是最后 L 个位置，"
+        "增量解码：Key = 缓存 + 新 token，S = past + L；Query 右对齐——它们是最后 L 个位置，"
         "与 Hugging Face 的 past_seen_tokens 完全一致。"
     ),
     "w.rel_shift": "整体平移 Δ",
@@ -279,40 +284,42 @@ ZH = {
     "w.rel_k.help": "|i − j| > k 的距离共用表的边缘行（第 0 行或第 2k 行）。",
     "w.rel_t5_bidir": "双向（编码器）",
     "w.rel_t5_bidir.help": (
-        "开：T5 编码器，一半的桶留给查询之后的键。关：T5 解码器（因果），所有桶都给过去，未来的键全部落入 0 号桶。"
+        "开：T5 编码器，一半的桶留给 Query 之后的 Key。关：T5 解码器（因果），所有桶都给过去，未来的 Key 全部落入 0 号桶。"
     ),
     "w.rel_t5_nb": "桶数 num_buckets",
     "w.rel_t5_nb.help": "T5 用 32。每个方向上一半是精确桶，一半是对数桶。",
     "w.rel_t5_md": "最大距离 max_distance",
     "w.rel_t5_md.help": "T5 用 128。超过它的距离全部共用最后一个桶（实际往往更早，见下表）。",
     "w.rel_heads": "ALiBi 头数 H",
-    "w.rel_heads.help": "任意头数：非 2 的幂时按论文的交错规则补齐。",
+    "w.rel_heads.help": "任意头数：非 2 的幂时按论文的交错规则补足。",
     "w.rel_head": "显示第 h 个头",
     "w.rel_head.help": "与论文一样从 1 开始编号；超过 H 时显示最后一个头。",
-    "relative.ax.key": "键位置 j",
-    "relative.ax.query": "查询位置 i",
-    "relative.ax.distance": "d = i − j（> 0：键在过去）",
-    "relative.decode.square": "无缓存：L = S = {S}，查询和键都是位置 {first}…{last}。",
+    "relative.ax.key": "Key 位置 j",
+    "relative.ax.query": "Query 位置 i",
+    "relative.ax.distance": "d = i − j（> 0：Key 在过去）",
+    "relative.decode.square": "无缓存：L = S = {S}，Query 和 Key 都是位置 {first}…{last}。",
     "relative.decode.rect": (
-        "增量解码：{L} 个新查询对 S = {S} 个键。查询右对齐——位于位置 {first}…{last}，即键的最后 {L} 个；"
-        "若把查询当成 0…{L_1} 来建矩阵，每个新 token 的距离都会算错。"
+        "增量解码：{L} 个新 Query 对 S = {S} 个 Key。Query 右对齐——位于位置 {first}…{last}，即 Key 的最后 {L} 个；"
+        "若把 Query 当成 0…{L_1} 来建矩阵，每个新 token 的距离都会算错。"
     ),
     "relative.shift.note": (
         "所有位置整体平移了 Δ = {shift}：坐标轴从 {first} 起，但每一格都没变——矩阵只取决于 i − j（平移不变）。"
     ),
     "relative.h.distance": "1 · 距离矩阵 i − j",
     "relative.distance.md": (
-        "把每个查询和每个键两两配对，按 **i − j** 给格子着色。对角线为 0（词和它自己），距离相同的格子颜色相同——"
+        "把每个 Query 和每个 Key 两两配对，按 **i − j** 给格子着色。对角线为 0（词和它自己），距离相同的格子颜色相同——"
         "每条对角线都是常数（Toeplitz 矩阵）；整句平移只改坐标轴的标签，不改任何一格。"
         "相对位置方案只是这张矩阵的函数，所以天然对整体平移不敏感。"
     ),
-    "relative.fig.distance": "d = i − j（查询减键）",
+    "relative.fig.distance": "d = i − j（Query 减 Key）",
     "relative.cb.distance": "i − j",
     "relative.h.shaw": "2 · Shaw 等人 2018：每个截断距离一个可学习向量",
     "relative.shaw.md": (
-        "Shaw 等人在每层保存一张 2k + 1 行的可学习向量表，对应距离 −k…k，并在每一对的键一侧加上第 "
+        "Shaw 等人在每层保存一张 2k + 1 行的可学习向量表，对应距离 −k…k，并在每一对的 Key 一侧加上第 "
         "**clip(j − i, −k, k) + k** 行：e_ij = q_i · (k_j + a_ij) / √d（值一侧还有第二张表）。"
         "距离一旦超过 k，相隔 5 步和相隔 500 步看起来一模一样：左图是每一对读哪一行，右图是截断丢掉了多少步距离。"
+        "Shaw 的论文按 **j − i**（Key 减 Query）给表编号，正好是文章和其他各图所用 i − j 的镜像：在 Query 之前 3 步的 Key"
+        "（i − j = 3）读第 k − 3 行，所以这里的颜色与第 6 节方向相反——第 6 节画的是 clip(i − j, −k, k)，同一种截断，用文章的符号。"
         "作者发现 k ≥ 2 之后效果差别很小——他们的翻译模型并不需要精确的远距离。"
     ),
     "relative.fig.shaw.index": "表的行号 clip(j − i, −k, k) + k",
@@ -326,7 +333,7 @@ ZH = {
     "relative.t5.md": (
         "T5 为每个桶、每个头学习一个标量，加到 logits 上（所有层共用）。每个方向上，前一半桶是**精确**的"
         "（距离 0、1、2……各占一个桶），后一半按**对数**变宽直到 max_distance，更远的距离全部共用最后一个桶。"
-        "近处分得清，远处只分个大概。注意 T5 代码里的相对位置是键减查询 = j − i：在编码器中，查询之后的键"
+        "近处分得清，远处只分个大概。注意 T5 代码里的相对位置是 Key 减 Query = j − i：在编码器中，Query 之后的 Key"
         "（i − j < 0）用上半部分的桶；在因果解码器中它们全部落入 0 号桶，与距离 0 同桶——反正会被掩码挡掉。"
     ),
     "relative.fig.t5.matrix": "每一对的 T5 桶号",
@@ -344,22 +351,22 @@ ZH = {
     "relative.t5tab.range": "距离 d",
     "relative.t5tab.count": "个数",
     "relative.t5tab.region": "区域",
-    "relative.t5tab.side": "键",
+    "relative.t5tab.side": "Key",
     "relative.t5tab.exact": "精确",
     "relative.t5tab.log": "对数",
-    "relative.t5tab.past": "在查询处或之前",
-    "relative.t5tab.future": "在查询之后",
+    "relative.t5tab.past": "在 Query 处或之前",
+    "relative.t5tab.future": "在 Query 之后",
     "relative.t5tab.empty": "空（从不使用）",
     "relative.t5tab.inf": "∞",
     "relative.t5.empty_note": (
-        "空桶是真实存在的：双向时第 num_buckets/2 号桶对应“查询之后、距离 0”，这不可能出现；"
+        "空桶是真实存在的：双向时第 num_buckets/2 号桶对应“Query 之后、距离 0”，这不可能出现；"
         "max_distance 较小时，一些对数桶也会被跳过。"
     ),
     "relative.h.alibi": "4 · ALiBi：每个头一个固定的线性惩罚",
     "relative.alibi.md": (
         "ALiBi 给第 h 个头的 logits 加上 **−m_h · |i − j|**，不学习任何参数。H 是 2 的幂时，斜率是等比数列 "
         "m_h = 2^(−8h/H)：8 个头就是 1/2、1/4、…、1/256。否则官方 `get_slopes` 先取不超过 H 的最大 2 的幂 2^k "
-        "的斜率，再从 2^(k+1) 的斜率中隔一个取一个补齐（橙色柱）。斜率大的头只看近邻，斜率小的头看得远。"
+        "的斜率，再从 2^(k+1) 的斜率中隔一个取一个补足（橙色柱）。斜率大的头只看近邻，斜率小的头看得远。"
         "惩罚对任意距离都有定义，所以 ALiBi 为“短训长测”而设计。（官方代码加的是 m·j，每一行都一样；"
         "在因果掩码下它与 −m(i − j) 每行只差一个常数，softmax 对此不敏感。）"
     ),
@@ -378,14 +385,14 @@ ZH = {
     "relative.alibi.rank": "画出偏置的第 {h} 个头 m = {m_h}；{H} 个头中有 {steeper} 个比它陡。",
     "relative.h.mask": "5 · 只有因果掩码（NoPE）",
     "relative.mask.md": (
-        "因果掩码只规定**能连哪条边**——查询 i 只能读 j ≤ i 的键——却不告诉模型两个可见 token **相隔多远**："
-        "同一行里，隔 1 步的键和隔 100 步的键看起来完全一样。以为掩码已经编码了距离，是一个经典错误。"
-        "诚实的注脚：掩码确实漏了*一点*位置信息。没有任何位置信号、内容又都相同时，注意力在 i + 1 个可见键上均匀分布，"
-        "每个权重都是 1/(i + 1)——查询能由此知道自己前面有几个词。Haviv 等人 2022 发现，完全不加位置编码（NoPE）"
+        "因果掩码只规定**能连哪条边**——Query i 只能读 j ≤ i 的 Key——却不告诉模型两个可见 token **相隔多远**："
+        "同一行里，隔 1 步的 Key 和隔 100 步的 Key 看起来完全一样。以为掩码已经编码了距离，是一个经典错误。"
+        "诚实的注脚：掩码确实漏了*一点*位置信息。没有任何位置信号、内容又都相同时，注意力在 i + 1 个可见 Key 上均匀分布，"
+        "每个权重都是 1/(i + 1)——Query 能由此知道自己前面有几个词。Haviv 等人 2022 发现，完全不加位置编码（NoPE）"
         "的因果语言模型仍能这样学到位置信息。但这个信号又弱又不好控，显式的位置编码仍是主流。"
     ),
     "relative.fig.mask.mask": "因果掩码：1 = 边存在",
-    "relative.fig.mask.uniform": "均匀注意力：每个可见键上的权重",
+    "relative.fig.mask.uniform": "均匀注意力：每个可见 Key 上的权重",
     "relative.ax.weight": "权重 1/(i + 1)",
     "relative.mask.allowed": "允许",
     "relative.mask.weight": "1/(i+1)",
@@ -400,7 +407,7 @@ ZH = {
         "训练时见过多长（Kazemnejad 等人 2023）。"
     ),
     "relative.fig.side.distance": "精确距离 i − j",
-    "relative.fig.side.shaw": "Shaw：clip(i − j, −{k}, {k})",
+    "relative.fig.side.shaw": "Shaw：clip(i − j, −{k}, {k}) = {k} − 表的行号",
     "relative.fig.side.t5": "T5：桶还能分辨的距离",
     "relative.fig.side.alibi": "ALiBi 第 {h} 头：−m · |i − j|（独立色标）",
     "relative.cb.tokens": "token",
@@ -438,7 +445,7 @@ ZH = {
     "relative.scene.t5": "T5：近处精确，远处取对数",
     "relative.scene.t5.say": "16 个桶、max_distance 32：距离 0–3 各占一个桶，之后桶越来越宽；从距离 20 起全部共用一个桶。",
     "relative.scene.t5causal": "T5 解码器：因果分桶",
-    "relative.scene.t5causal.say": "因果时 32 个桶全部给过去，所有未来的键都和距离 0 一起落入 0 号桶。",
+    "relative.scene.t5causal.say": "因果时 32 个桶全部给过去，所有未来的 Key 都和距离 0 一起落入 0 号桶。",
     "relative.scene.alibi": "12 个头的 ALiBi",
     "relative.scene.alibi.say": (
         "12 不是 2 的幂：第 1–8 个头取 2^(−h) = 1/2 … 1/256，第 9–12 个头取 16 头斜率的隔一取一：0.707、0.354、"
@@ -446,9 +453,9 @@ ZH = {
         "第 8 个头（m = 0.00391）最平；画出偏置的第 12 个头居中（m = 0.0884；12 个头中有 6 个比它陡）。"
     ),
     "relative.scene.decode": "带缓存的增量解码",
-    "relative.scene.decode.say": "4 个新查询对 32 个键：行是位置 28–31，右对齐。每种方案都必须用这些全局位置，否则距离就错了。",
+    "relative.scene.decode.say": "4 个新 Query 对 32 个 Key：行是位置 28–31，右对齐。每种方案都必须用这些全局位置，否则距离就错了。",
     # errors of posviz.pe.relative
-    "err.rel_query_length": "query_length 必须 ≤ key_length（{key_length}）：查询是键中的最后 query_length 个，收到的是 {got}",
+    "err.rel_query_length": "query_length 必须 ≤ key_length（{key_length}）：Query 是 Key 中的最后 query_length 个，收到的是 {got}",
     "err.rel_t5_max_distance": (
         "max_distance 必须 > {max_exact}（num_buckets={num_buckets}、bidirectional={bidirectional} 时精确桶的范围 "
         "max_exact），收到的是 {got}"),

@@ -108,7 +108,7 @@ ZH = {
     "remember.s16.3.title": "RoPE：按绝对位置旋转，按相对位移打分",
     "remember.s16.3.text": (
         "RoPE 对每层每头的 Q/K 成对旋转，利用 R(p)ᵀR(s) = R(s − p) 让注意力点积**显式依赖相对位移**。"),
-    "remember.s16.3.look": "查询与键一起平移：分数不变。只移动键：分数改变。",
+    "remember.s16.3.look": "Query 与 Key 一起平移：分数不变。只移动 Key：分数改变。",
     "remember.s16.4.title": "RoPE 只动 Q 和 K，就在点积之前",
     "remember.s16.4.text": (
         "RoPE 通常**不旋转 Value**，也不改变 SDPA 的张量形状；它发生在 Q/K 投影之后、点积之前。"),

@@ -53,6 +53,12 @@ EN = {
         "the hands start at different angles and lengths: each title then gives the angle drawn (q→k) "
         "and what the rotation added to it, (n−m)θᵢ."
     ),
+    "rope.clock.caption.one": (
+        "With d = 2 there is one pair only, pair 0: θ = base⁰ = 1 rad per token. "
+        "Blue: the query hand turned by m·θ; orange: the key hand turned by n·θ; the arc is the angle "
+        "from q to k. With random content the hands start at different angles and lengths: the title then "
+        "gives the angle drawn (q→k) and what the rotation added to it, (n−m)θ."
+    ),
     "rope.clock.pair": "pair {i}: θ={theta:.3g}",
     "rope.clock.angle": "(n−m)θ = {deg:.0f}°",
     "rope.clock.between": "angle q→k = {deg:.0f}°",
@@ -236,7 +242,7 @@ EN = {
     "rope.layout.z": "pair i",
     "rope.layout.m_interleaved": "interleaved, q and k",
     "rope.layout.m_half": "half-split, P·q and P·k",
-    "rope.layout.m_mixed": "half-split code, interleaved weights",
+    "rope.layout.m_mixed": "half code, interleaved weights",
     "rope.layout.same": "identical",
     "rope.layout.wrong": "wrong",
     "rope.layout.warning": (
@@ -297,9 +303,10 @@ EN = {
     # scenes
     "rope.scene.pair": "One pair, one position",
     "rope.scene.pair.say": (
-        "With d = 2 there is a single clock. The query at 1 and the key at 3 are turned by 1·θ and 3·θ; "
-        "below, “Same words, different order…” §08 does the same by hand with θ = π/2 and gets the "
-        "score −1."
+        "With d = 2 there is a single clock, and it turns θ₀ = base⁰ = 1 rad per token. The query at 1 and the "
+        "key at 3 are turned by 1 rad and 3 rad: the angle between them is 2 rad, so the score is cos 2 = −0.4161 "
+        "(the first score under the clock). “Same words, different order…” §08, worked by hand further down, "
+        "takes θ = π/2 instead: cos(2 · π/2) = −1."
     ),
     "rope.scene.angle": "The angle between q and k",
     "rope.scene.angle.say": (
@@ -344,8 +351,8 @@ EN = {
 ZH = {
     "rope.title": "RoPE：把位置变成一只时钟",
     "rope.intro": (
-        "旋转位置编码不再往向量上**加**一个位置向量，而是把 query 和 key **转**一个角度。"
-        "每一对维度就是一根时钟指针：位置 m 的 query 转过 m·θᵢ，位置 n 的 key 转过 n·θᵢ。"
+        "旋转位置编码不再往向量上**加**一个位置向量，而是把 Query 和 Key **转**一个角度。"
+        "每一对维度就是一根时钟指针：位置 m 的 Query 转过 m·θᵢ，位置 n 的 Key 转过 n·θᵢ。"
         "两者的内积只看指针之间的夹角 (n−m)·θᵢ——绝对地转，相对地算。"
     ),
     "rope.sources": (
@@ -358,7 +365,7 @@ ZH = {
     "rope.where.body": (
         "- RoPE 旋转的是**每一层、每一个注意力头的 Q 和 K**：在 Q/K 投影之后、点积之前——"
         "不是词向量，也不是在输入处只转一次。\n"
-        "- **V 不旋转**：RoPE 改变的是 query 觉得“哪个 key 更像”，而不是被加权取回的内容。"
+        "- **V 不旋转**：RoPE 改变的是 Query 觉得“哪个 Key 更像”，而不是被加权取回的内容。"
         "连 V 一起转是另一种设计（《词相同但顺序不同…》§13）。\n"
         "- 《位置编码》的三点：（1）它是“注意力内部的位置”，而不是加在输入上的位置；"
         "（2）绝对的形式、相对的效果——每个向量按自己的位置旋转，打分只依赖 n−m；"
@@ -384,9 +391,14 @@ ZH = {
     "rope.clock.caption": (
         "从最快（第 0 对：θ = 每个 token 1 弧度）到最慢（第 {last} 对：θ = base^(−(d−2)/d) = "
         "{base}^(−{exponent}) ≈ 每个 token {slowest} 弧度）最多选出四对维度。"
-        "蓝色是转过 m·θᵢ 的 query 指针，橙色是转过 n·θᵢ 的 key 指针，圆弧是从 q 到 k 的夹角。"
+        "蓝色是转过 m·θᵢ 的 Query 指针，橙色是转过 n·θᵢ 的 Key 指针，圆弧是从 q 到 k 的夹角。"
         "快指针早已转了很多圈，慢指针几乎不动。换成随机内容时，两根指针的起始角度和长度各不相同："
         "这时每个小标题同时给出所画的夹角（q→k）和旋转给它加上的 (n−m)θᵢ。"
+    ),
+    "rope.clock.caption.one": (
+        "d = 2 时只有一对维度，即第 0 对：θ = base⁰ = 每个 token 1 弧度。"
+        "蓝色是转过 m·θ 的 Query 指针，橙色是转过 n·θ 的 Key 指针，圆弧是从 q 到 k 的夹角。"
+        "换成随机内容时，两根指针的起始角度和长度各不相同：这时小标题同时给出所画的夹角（q→k）和旋转给它加上的 (n−m)θ。"
     ),
     "rope.clock.pair": "第 {i} 对：θ={theta:.3g}",
     "rope.clock.angle": "(n−m)θ = {deg:.0f}°",
@@ -396,17 +408,17 @@ ZH = {
     "rope.clock.k": "k 指针（n={n}）",
     "rope.clock.arc": "从 q 到 k 的夹角",
     "rope.clock.formula_note": (
-        "第 i 对维度中，query 转 m·θᵢ，key 转 n·θᵢ；两根指针的内积是 |q||k|·cos(夹角)。"
+        "第 i 对维度中，Query 转 m·θᵢ，Key 转 n·θᵢ；两根指针的内积是 |q||k|·cos(夹角)。"
         "对单位指针 (1,0)，它就是 cos((n−m)θᵢ)。"
     ),
-    "rope.score.title": "共同平移测试与只移动 key 的测试",
+    "rope.score.title": "共同平移测试与只移动 Key 的测试",
     "rope.score.caption": (
         "由 `apply_rope` 计算的完整得分 (R(m)q)·(R(n)k)，对所有维度对求和。两个位置同时平移 Δ，"
-        "得分不变；只移动 key，得分改变（《词相同但顺序不同…》§12 第 3、4 步）。"
+        "得分不变；只移动 Key，得分改变（《词相同但顺序不同…》§12 第 3、4 步）。"
     ),
     "rope.score.base": "位置 (m, n) = ({m}, {n}) 的得分",
     "rope.score.shift": "同时平移后：({m}, {n})",
-    "rope.score.key": "只移动 key：({m}, {n})",
+    "rope.score.key": "只移动 Key：({m}, {n})",
     "rope.score.equal": "相等：只有 n−m 起作用",
     "rope.score.bug": (
         "已打开错误开关：只旋转 Q。此时共同平移也会改变得分——相对恒等式 R(m)ᵀR(n) = R(n−m) "
@@ -419,7 +431,7 @@ ZH = {
     "rope.anim.title": "让它动起来",
     "rope.anim.caption": (
         "点击图中的 ▶：位置 t 在浏览器里逐步前进。选“同时平移”时两根指针一起转，得分曲线是平的；"
-        "选“只移动 key”时夹角不断变大，得分来回振荡。"
+        "选“只移动 Key”时夹角不断变大，得分来回振荡。"
     ),
     "rope.anim.play": "▶ 播放",
     "rope.anim.pause": "❚❚ 暂停",
@@ -485,7 +497,7 @@ ZH = {
         "(p,s) = (5,6)：距离同样是 1，φ 同样是 π/3，得分同样是 5.5 + √3 ≈ 7.232。"
     ),
     "rope.hand.explain.s17_c": (
-        "(p,s) = (5,7)：距离为 2，φ = 2π/3，得分 = −5.5 + √3 ≈ −3.768——因为只移动了 key，数值不同了。"
+        "(p,s) = (5,7)：距离为 2，φ = 2π/3，得分 = −5.5 + √3 ≈ −3.768——因为只移动了 Key，数值不同了。"
     ),
     "rope.calc.title": "自己的一对维度：计算器",
     "rope.calc.caption": (
@@ -552,7 +564,7 @@ ZH = {
     "rope.layout.z": "第 i 对",
     "rope.layout.m_interleaved": "交错配对：q 与 k",
     "rope.layout.m_half": "前后半配对：P·q 与 P·k",
-    "rope.layout.m_mixed": "前后半配对的代码读交错配对的权重",
+    "rope.layout.m_mixed": "权重交错，代码前后半",
     "rope.layout.same": "完全相同",
     "rope.layout.wrong": "错误",
     "rope.layout.warning": (
@@ -564,12 +576,12 @@ ZH = {
         "P = [0, 2, 4, …, d−2, 1, 3, …, d−1] 把交错配对映射为前后半配对："
         "interleaved(x) = P⁻¹ · half(P·x)，且 (P·q)·(P·k) = q·k。"
     ),
-    "w.rope_m": "query 位置 m",
-    "w.rope_m.help": "每一对维度中，query 指针转过 m·θᵢ。",
-    "w.rope_n": "key 位置 n",
-    "w.rope_n.help": "每一对维度中，key 指针转过 n·θᵢ。",
+    "w.rope_m": "Query 位置 m",
+    "w.rope_m.help": "每一对维度中，Query 指针转过 m·θᵢ。",
+    "w.rope_n": "Key 位置 n",
+    "w.rope_n.help": "每一对维度中，Key 指针转过 n·θᵢ。",
     "w.rope_shift": "共同平移 Δ",
-    "w.rope_shift.help": "共同平移测试中同时加到 m 和 n 上（只移动 key 的测试中只加到 n 上）。",
+    "w.rope_shift.help": "共同平移测试中同时加到 m 和 n 上（只移动 Key 的测试中只加到 n 上）。",
     "w.rope_dim": "每头维度 head_dim d",
     "w.rope_dim.help": "一个注意力头的宽度，必须是偶数，共 d/2 对旋转维度。",
     "w.rope_base": "底数 base",
@@ -582,7 +594,7 @@ ZH = {
     "w.rope_only_q.help": "《词相同但顺序不同…》§13：只旋转 Q 而不旋转 K，会破坏相对位移恒等式。",
     "w.rope_anim": "动画",
     "w.rope_anim.both": "同时平移",
-    "w.rope_anim.key": "只移动 key",
+    "w.rope_anim.key": "只移动 Key",
     "w.rope_example": "手算例题",
     "w.rope_example.s08": "§08：q=k=[1,0]，θ=π/2，p=1，s=3",
     "w.rope_example.s08_shift": "§08：平移后 p=5，s=7",
@@ -600,17 +612,18 @@ ZH = {
     "w.rope_calc_theta.pi3": "π/3",
     "w.rope_calc_theta.other": "其他",
     "w.rope_calc_theta_x": "θ（每个 token 的弧度，选“其他”时用）",
-    "w.rope_calc_p": "query 位置 p",
-    "w.rope_calc_s": "key 位置 s",
+    "w.rope_calc_p": "Query 位置 p",
+    "w.rope_calc_s": "Key 位置 s",
     "w.rope_calc_only_q": "只旋转 Q",
-    "w.rope_calc_only_q.help": "练习 2 的错误：key 不旋转，直接参与点积。",
+    "w.rope_calc_only_q.help": "练习 2 的错误：Key 不旋转，直接参与点积。",
     "w.rope_steps": "展开七个步骤及其数值",
     "w.rope_step_p": "起始位置 p",
     "w.rope_step_p.help": "逐步示例的三个位置是 p、p+1 和 p+2。",
     "rope.scene.pair": "一对维度，一个位置",
     "rope.scene.pair.say": (
-        "d = 2 时只有一只钟。位置 1 的 query 与位置 3 的 key 分别转过 1·θ 和 3·θ；"
-        "下方《词相同但顺序不同…》§08 用 θ = π/2 手算了同一件事，得分为 −1。"
+        "d = 2 时只有一只钟，每个 token 转 θ₀ = base⁰ = 1 弧度。位置 1 的 Query 与位置 3 的 Key 分别转过 1 弧度和 3 弧度："
+        "夹角 2 弧度，得分 cos 2 = −0.4161（时钟下方的第一个得分）。页面更下方手算的《词相同但顺序不同…》§08 "
+        "取的是 θ = π/2：cos(2 · π/2) = −1。"
     ),
     "rope.scene.angle": "q 与 k 之间的夹角",
     "rope.scene.angle.say": (
@@ -619,12 +632,12 @@ ZH = {
     ),
     "rope.scene.shift": "同时平移：什么都没变",
     "rope.scene.shift.say": (
-        "把 query 和 key 同时移动 Δ，两根指针都多转 Δθᵢ：夹角和得分都不变。"
+        "把 Query 和 Key 同时移动 Δ，两根指针都多转 Δθᵢ：夹角和得分都不变。"
         "点动画里的 ▶，看那条平直的得分线。"
     ),
     "rope.scene.key": "只移动 k",
     "rope.scene.key.say": (
-        "现在只移动 key：夹角每步增加 θᵢ，得分随之改变——而且是来回振荡，而不是单调下降"
+        "现在只移动 Key：夹角每步增加 θᵢ，得分随之改变——而且是来回振荡，而不是单调下降"
         "（《词相同但顺序不同…》§17：(5,7) 与 (5,6) 不同）。"
     ),
     "rope.scene.many": "许多频率",
@@ -648,6 +661,6 @@ ZH = {
     "err.rope_vector": "{name} 必须是向量 [{want}]，收到的形状是 {shape}",
     "err.rope_qkv": "{name} 必须是浮点张量 q [N,H,L,d]、k [N,H,S,d]、v [N,H,S,dv]，收到的是 {shape}",
     "err.rope_causal_lengths": (
-        "rope_attention 的 is_causal 要求 query 与 key 一样多（L = S；SDPA 的因果掩码按左上角对齐），"
+        "rope_attention 的 is_causal 要求 Query 与 Key 一样多（L = S；SDPA 的因果掩码按左上角对齐），"
         "收到 L={L}，S={S}"),
 }

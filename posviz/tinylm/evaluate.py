@@ -2,7 +2,7 @@ r"""Evaluate the tiny models far beyond their training length, per position buck
 
 A model trained at length L_train is run on sequences of length L_eval = 8 L_train;
 accuracy, loss and attention entropy are reported per bucket of positions
-[b*B, (b+1)*B) (seed 000 §14: "report per length bucket"; a model that *runs* at
+[b*B, (b+1)*B) (“Same words, different order…” §14: "report per length bucket"; a model that *runs* at
 32K has not shown that it *works* at 32K):
 
     acc_b  = #{i in bucket b, i >= k : argmax logits_i = y_i} / #{i in bucket b, i >= k}

@@ -6,10 +6,10 @@ Pre-norm blocks, causal softmax attention, GELU MLP:
     a   = softmax( (q k^T) / sqrt(d_h) + B + causal mask ) v      per head
     h   = h + W_o a ;  h = h + MLP(LN(h))
 
-Where position enters (seed 000 §02):
+Where position enters (“Same words, different order…” §02):
     "nope"        nothing: only the causal mask (Haviv et al. 2022; Kazemnejad et al. 2023)
     "sinusoidal"  P = sinusoidal_positions(L, D) added to the input (Vaswani et al. 2017)
-    "learned"     P = a trained [max_length, D] table; p >= max_length has no row (seed 000 §06)
+    "learned"     P = a trained [max_length, D] table; p >= max_length has no row (“Same words, different order…” §06)
     "rope"        q, k rotated by apply_rope (Su et al. 2021); at evaluation time the inverse
                   frequencies and attention factor may be replaced (PI / NTK-aware / YaRN)
     "alibi"       B[h,i,j] = -m_h |i - j|  (Press et al. 2021)

@@ -65,6 +65,22 @@ def _cell(v):
 
 
 @views.cached(shared=True)
+def long_table(data, column, value):
+    """{first column: [...], column: [...], value: [...]}: a row per cell of `data` past its first column,
+    row by row, the cells as text (None as "")."""
+    cols = _columns(data)
+    first, *rest = cols
+    out = {first: [], column: [], value: []}
+    for i, head in enumerate(cols[first]):
+        for name in rest:
+            v = cols[name][i]
+            out[first].append(head)
+            out[column].append(name)
+            out[value].append("" if v is None else str(v))
+    return out
+
+
+@views.cached(shared=True)
 def _markdown_table(data):
     """A small table as one GitHub-style markdown table, built once."""
     cols = _columns(data)
@@ -74,15 +90,24 @@ def _markdown_table(data):
     return "\n".join(lines)
 
 
+PHONE_COLUMNS = 4   # the columns of an st.dataframe a 390 px phone shows at once (the /models gallery showed 3 of 10)
+
+
 def table(data, static=False, wrap=False, **kw):
     """A small table (dict of columns or list of row dicts). In lecture mode it is drawn as a plain
     HTML-free st.table, whose text the projector stylesheet can enlarge (st.dataframe is a canvas).
     static=True: a short read-only table as one markdown element in both modes (a quarter of an
     st.table's cost per rerun, a half of an st.dataframe's), its text wrapping on a phone.
     wrap=True: a reference table of long cells as st.table in both modes, its cells wrapped to fit a
-    phone (a markdown table is cut there)."""
+    phone (a markdown table is cut there).
+    On a phone (frame.phone) an st.dataframe of more than PHONE_COLUMNS columns is drawn long (long_table):
+    a row per cell, under its row's first cell and its column's name, so every column shows in the phone's
+    width (the page scrolls down, not sideways; `kw`, such as a column_config, belongs to the wide table)."""
     if static:
         st.markdown(_markdown_table(data))
+        return
+    if phone() and not (present() or wrap) and len(_columns(data)) > PHONE_COLUMNS:
+        st.dataframe(_arrow(long_table(data, t("ui.table.column"), t("ui.table.value"))), hide_index=True)
         return
     arrow = _arrow(data)
     if present() or wrap:

@@ -35,6 +35,17 @@ def _apply_scene(page, index, keep=()):
     st.session_state["_scene_show"] = (sc.get("show"), time.time())
 
 
+def _plain(v):
+    return list(v) if isinstance(v, (list, tuple)) else v
+
+
+def departed(page, index):
+    """The keys of scene `index` whose widgets now hold another value than the scene set: the view is no
+    longer that scene. (A key the session does not hold, a widget not drawn, counts as the scene's.)"""
+    return [k for k, v in SCENES[page][index]["values"].items()
+            if k in st.session_state and _plain(st.session_state[k]) != _plain(v)]
+
+
 def _scene_from_url(page, n):
     """?scene=N (1-based) opens the page at scene N when the link brings a number this session did not
     write itself; widget values that the link also carries win over the scene's (what the sender saw)."""
@@ -51,28 +62,50 @@ def _scene_from_url(page, n):
         _apply_scene(page, index, keep=set(st.query_params.keys()))
 
 
+def _scene_to_url(page, cur, left):
+    """The URL carries ?scene=N only while every widget holds scene N's value. The URL is the view: a widget
+    at its default is not in it, so a link with scene=N fills it in from the scene when it is opened; once
+    a widget leaves the scene's value (moved back to its default, say), `scene` goes and the link reopens
+    exactly the widgets as they are."""
+    want = None if cur < 0 or left else str(cur + 1)
+    if st.query_params.get("scene") != want:
+        if want is None:
+            del st.query_params["scene"]
+        else:
+            st.query_params["scene"] = want
+    st.session_state["_scene_in_url"][page] = want
+
+
 def scenes(page):
     """Previous / next buttons over the page's scenes (posviz.scenes); a scene sets the page's widgets,
-    the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about."""
+    the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about. The scene's
+    narration is pinned beside that figure (assets/frame.css: a panel at the right of a wide screen, at the
+    top of a narrow one) for as long as the view is the scene's; a widget moved away from the scene drops
+    the narration (it would describe another view) and the scene from the URL."""
     items = SCENES.get(page)
     if not items:
         return
     n = len(items)
     _scene_from_url(page, n)
     cur = st.session_state.get(f"{page}_scene", -1)
+    left = departed(page, cur) if cur >= 0 else []
     row = st.container(horizontal=True, vertical_alignment="center", key="scenes_nav")
     row.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
                on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")
     row.button(t("ui.next"), key=f"{page}_next", shortcut="Alt+Right", disabled=cur >= n - 1,
                on_click=_apply_scene, args=(page, min(cur + 1, n - 1)), icon=":material/chevron_right:",
                type="primary" if cur < 0 else "secondary")
-    if cur >= 0:
-        if st.query_params.get("scene") != str(cur + 1):
-            st.query_params["scene"] = str(cur + 1)
-        st.session_state["_scene_in_url"][page] = str(cur + 1)
-        st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
-    else:
+    st.session_state.setdefault("_scene_in_url", {})
+    _scene_to_url(page, cur, left)
+    if cur < 0:
         row.container(key="scene_hint").caption(t("ui.scene_hint", n=n))
+        return
+    head = f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}**"
+    if left:
+        changed = ", ".join(t(f"w.{k}") if text.has(f"w.{k}") else k for k in left)
+        st.info(f"{head} — {t('ui.scene_left', changed=changed)}", icon=":material/edit:")
+    else:
+        st.container(key="scene_say").info(f"{head} — {t(items[cur]['say'])}")
 
 
 # The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one

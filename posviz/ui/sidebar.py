@@ -65,14 +65,24 @@ def _set_present():
         del st.query_params["present"]
 
 
+# The largest QR code a phone reads off the share box: version 15 is 77 x 77 modules, about 2.5 px a module at
+# QR_PX (a quiet zone of 4 modules each side) and twice that projected; up to ~400 URL characters at level M.
+# A longer URL (a pasted config.json makes 2,000+) would make a version-40 code of ~1 px modules: unreadable.
+MAX_QR_VERSION = 15
+QR_PX = 220
+
+
 @views.cached(shared=True)
 def qr_svg(url):
-    """QR code of `url` as an SVG string (segno, pure Python), or None when the URL is too long for
-    one (a pasted config.json can make it several KB)."""
+    """QR code of `url` as an SVG string (segno, pure Python), or None when the URL needs a larger code than
+    MAX_QR_VERSION, which no phone would read at QR_PX: the share box then says so."""
     try:
-        return segno.make(url, error="m").svg_inline(scale=5, dark="#000000", light="#ffffff")
+        code = segno.make(url, error="m", micro=False)
     except segno.DataOverflowError:
         return None
+    if code.version > MAX_QR_VERSION:
+        return None
+    return code.svg_inline(scale=5, dark="#000000", light="#ffffff")
 
 
 def sidebar(page_path):
@@ -101,7 +111,7 @@ def _share_box(page_path):
         if svg is None:
             st.info(t("ui.share.too_long", n=len(url)), icon=":material/qr_code_2:")
         else:
-            st.image(svg, width=220)
+            st.image(svg, width=QR_PX)
         if is_local(url):
             st.warning(t("ui.share.local"), icon=":material/wifi_off:")
     st.caption(t("ui.share.lecture"))

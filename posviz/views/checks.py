@@ -1,5 +1,5 @@
-"""Views of the debugging-checklist page (app_pages/checks.py): the nine checks of seed 000 §12, the fixed
-exercises of §17 and the generated RoPE problems. Plain arguments in; plain dicts and lists out (cached)."""
+"""Views of the debugging-checklist page (app_pages/checks.py): the nine checks of “Same words, different order…” §12,
+the fixed exercises of §17 and the generated RoPE problems. Plain arguments in; plain dicts and lists out (cached)."""
 from posviz.lab import checklist, exercises
 from posviz.views import cached
 

@@ -26,7 +26,7 @@ STEP_DIM = 8                                          # the step-by-step case: d
 STEP_POSITIONS = 3
 STEP_MAX_P = 100000
 STEP_X = (1.0, 0.0, 0.6, 0.8, -0.5, 0.5, 0.0, 1.0)    # the same content vector at every position
-ATTENTION_SHAPE = (2, 4, 6, 8)                        # seed 000 §09: q, k, v = torch.randn(2, 4, 6, 8)
+ATTENTION_SHAPE = (2, 4, 6, 8)                        # §09: q, k, v = torch.randn(2, 4, 6, 8)
 
 
 def _np(t):
@@ -104,7 +104,7 @@ def distance(head_dim, base=10000.0, max_distance=MAX_SHOWN_DISTANCE):
 
 @cached
 def hand_examples():
-    """The seeds' worked examples (see posviz.pe.rope_demos.hand_examples) -> list of dicts."""
+    """The articles' worked examples (see posviz.pe.rope_demos.hand_examples) -> list of dicts."""
     return rope_demos.hand_examples()
 
 
@@ -193,8 +193,8 @@ def steps(p, base=10000.0):
 # ---------------------------------------------------------------- rope_attention vs posviz's own attention
 @cached
 def attention_check(delta=4, base=10000.0, seed=0):
-    r"""seed 000 §09's rope_attention against posviz's own attention, and what proves that SDPA adds
-    no position.
+    r"""The rope_attention of “Same words, different order…” §09 against posviz's own attention, and what proves
+    that SDPA adds no position.
 
     Formula:
         \max \big|\mathrm{SDPA}(R q, R k, v) - \mathrm{softmax}(R q\,(R k)^\top/\sqrt d + M)\,v\big| \approx 0

@@ -12,7 +12,7 @@ from posviz.views.overview import markdown_table
 
 ANCHORS = (0, 37, 1000)      # three starting positions m for PE(m)·PE(m+Δ): they share one curve
 VOCAB = 1000
-BATCH = 3                    # seed 000 §06: token ids [3, 20] -> hidden [3, 20, 64]
+BATCH = 3                    # “Same words, different order…” §06: token ids [3, 20] -> hidden [3, 20, 64]
 PE0_SHOWN = 8                # entries of PE(0) printed under the fingerprint
 PERM_SHOWN_UP_TO = 16        # the permutation is printed in full up to this D, abbreviated beyond
 MAX_ALIAS_ROWS = 12          # rows of the modulo bug's alias table

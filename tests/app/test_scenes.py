@@ -3,7 +3,7 @@ import pytest
 
 from harness.apptest import open_page
 from harness.text_checks import english_outside_code
-from posviz import scenes
+from posviz import scenes, text
 
 
 def assert_clean(at):
@@ -97,3 +97,97 @@ def test_chinese_alerts_of_every_scene_have_no_english_sentence(page):
         assert not bad, f"{page} scene {i}: {bad}"
         if i < len(scenes.SCENES[page]):
             at.button(key=f"{page}_next").click().run()
+
+
+def _all_values(at):
+    """Every keyed widget of the page's main area and its value (lists for ranges and multiselects)."""
+    out = {}
+    for kind in WIDGETS:
+        for w in getattr(at, kind, []):
+            if w.key and not w.key.startswith(("ui_", "$$")):
+                out[w.key] = list(w.value) if isinstance(w.value, tuple) else w.value
+    return out
+
+
+def _nudge(at, key):
+    """Move the URL-bound widget `key` (a toggle, a single slider, a number box) to another value than it has
+    and write it into at.query_params as the browser does (AppTest has no browser: Streamlit's frontend
+    writes a bound widget's value into the URL, or removes it at its default). None if `key` is none of
+    these; else the new value."""
+    for kind in ("toggle", "slider", "number_input"):
+        for w in getattr(at, kind, []):
+            if w.key != key or isinstance(w.value, tuple):
+                continue
+            if kind == "toggle":
+                new = not w.value
+            elif kind == "slider":
+                new = w.min if w.value != w.min else w.max
+            else:
+                new = (w.value or 0) + (w.step or 1)
+            w.set_value(new)
+            at.query_params[key] = str(new).lower() if isinstance(new, bool) else str(new)
+            return new
+    # choice widgets write the URL from the server (ui.widgets._choice_to_url): another value some scene uses
+    others = [sc["values"][key] for items in scenes.SCENES.values() for sc in items if key in sc["values"]]
+    for kind in ("selectbox", "radio", "select_slider", "multiselect"):
+        for w in getattr(at, kind, []):
+            if w.key != key:
+                continue
+            have = list(w.value) if isinstance(w.value, (list, tuple)) else w.value
+            new = next((o for o in others if (list(o) if isinstance(o, tuple) else o) != have), None)
+            if new is not None:
+                w.set_value(new)
+            return new
+    return None
+
+
+@pytest.mark.parametrize("page", sorted(scenes.SCENES))
+def test_right_after_each_scene_the_view_is_the_scene_and_the_url_says_so(page):
+    """No scene leaves the view the moment it is applied (a page that clamped a value would): the narration
+    shows and the URL carries ?scene=N."""
+    at = open_page(page, "en")
+    for i, sc in enumerate(scenes.SCENES[page]):
+        at.button(key=f"{page}_next").click().run()
+        assert_clean(at)
+        assert at.query_params.get("scene") == str(i + 1), (page, i + 1, dict(at.query_params))
+        assert any(f"{i + 1}/{len(scenes.SCENES[page])}" in b.value and text.get("en", sc["say"])[:40] in b.value
+                   for b in at.info), (page, i + 1)
+
+
+@pytest.mark.parametrize("page", sorted(scenes.SCENES))
+def test_a_link_after_a_scene_and_a_later_widget_change_reopens_exactly_that_view(page):
+    """Issue 26 item 17, on every page: a scene, then one of its widgets moved; the share link (the URL)
+    reopens every widget as it is, and the narration is not shown for a view that is no longer the scene."""
+    at = open_page(page, "en")
+    at.button(key=f"{page}_next").click().run()
+    sc = scenes.SCENES[page][0]
+    moved = next((k for k in sc["values"] if _nudge(at, k) is not None), None)
+    assert moved, f"{page}: no widget of scene 1 could be moved"
+    at.run()
+    assert_clean(at)
+    assert "scene" not in at.query_params, (page, moved, dict(at.query_params))
+    assert not any(text.get("en", sc["say"])[:40] in b.value for b in at.info), (page, moved)
+    again = open_page(page, **dict(at.query_params))
+    assert_clean(again)
+    assert _all_values(again) == _all_values(at), (page, moved, dict(at.query_params))
+
+
+def test_rope_scene_1_then_m_back_to_its_default_reopens_m_2_without_the_narration():
+    """The issue's own steps: /rope, Next scene (m = 1), m back to 2 (its default). The URL used to drop
+    rope_m and keep scene=1, so the link reopened m = 1, and the narration said "position 1" beside m = 2."""
+    at = open_page("rope", "en")
+    at.button(key="rope_next").click().run()
+    assert at.slider(key="rope_m").value == 1 and at.query_params["scene"] == "1"
+    at.slider(key="rope_m").set_value(2).run()
+    at.query_params.pop("rope_m", None)       # the browser drops a bound widget at its default (AppTest has none)
+    assert "scene" not in at.query_params
+    say = text.get("en", "rope.scene.pair.say")
+    assert not any(say[:40] in b.value for b in at.info)
+    assert any("1/" in b.value and text.get("en", "w.rope_m") in b.value for b in at.info)   # what was changed
+    again = open_page("rope", **dict(at.query_params))
+    assert again.slider(key="rope_m").value == 2
+    assert _all_values(again) == _all_values(at)
+    at.slider(key="rope_m").set_value(1).run()                     # back at the scene's value: the scene again
+    assert at.query_params["scene"] == "1" and any(say[:40] in b.value for b in at.info)
+    at.button(key="rope_next").click().run()                      # and the story goes on from there
+    assert at.query_params["scene"] == "2"

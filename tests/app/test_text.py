@@ -123,7 +123,7 @@ def test_a_page_missing_a_string_fails_its_test(monkeypatch):
 
 # How the articles are cited to users: by their titles, never as "seed 000". A random seed is a seed.
 SEED_AS_ARTICLE = re.compile(r"seed\s*0{0,2}[01]\b|seed\s*(article|text|paper)s?|(both|the two|two)\s+seeds|"
-                             r"种子\s*(文章|0|00)|种子文章|种子\s*[一二]", re.I)
+                             r"种子\s*(文章|0|00)|种子文章|种子\s*[一二]|\bseeds'", re.I)
 
 
 def _user_strings():
@@ -170,3 +170,123 @@ def test_chinese_errors_and_messages_have_no_english_sentences():
     bad = [f"{k}: {v[:100]!r}" for k, v in text.TABLES["zh"].items()
            if (k.startswith("err.") or k.startswith("ui.")) and _english_outside_code(v)]
     assert not bad, "\n".join(bad)
+
+
+# The second article's reference list ("Position encodings", 参考资料): the year each work is cited with.
+ARTICLE_YEARS = {"Vaswani": 2017, "Shaw": 2018, "Raffel": 2020, "Su": 2021, "Press": 2021, "Haviv": 2022,
+                 "Kazemnejad": 2023, "Chen": 2023, "Peng": 2023}
+
+
+def test_every_citation_of_an_article_reference_has_its_year():
+    """Press, Smith & Lewis is 2021 everywhere (/decay said 2022)."""
+    bad = []
+    for where, s in _user_strings():
+        for name, year in ARTICLE_YEARS.items():
+            for m in re.finditer(rf"(?<!& )(?<!, )(?<!、)(?<!与 )\b{name}\b[^0-9▶\n]{{0,30}}?\b((?:19|20)\d\d)\b", s):
+                if int(m.group(1)) != year:
+                    bad.append(f"{where}: {m.group(0)!r} (the articles: {name} {year})")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_file_and_module_the_text_names_exists():
+    """/length pointed at posviz/weights/results.json; it is under posviz/tinylm/weights/."""
+    import importlib
+
+    bad = []
+    for key, s in text.TABLES["en"].items():
+        for path in re.findall(r"\b((?:posviz|app_pages|benchmarks|harness|deploy)/[\w/.-]*\w)", s):
+            if not (ROOT / path).exists():
+                bad.append(f"{key}: {path}")
+        for dotted in re.findall(r"\b(posviz(?:\.\w+)+)", s):
+            parts, obj = dotted.split("."), None
+            for n in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:n]))
+                except ImportError:
+                    continue
+                for attr in parts[n:]:
+                    obj = getattr(obj, attr, None)
+                break
+            if obj is None:
+                bad.append(f"{key}: {dotted}")
+    assert not bad, "\n".join(bad)
+
+
+def test_checks_step9_says_which_positions_bfloat16_cannot_hold():
+    """bfloat16 holds every integer up to 256 and 258 too: "above 256 not even p is representable" was wrong."""
+    import torch
+
+    exact = [p for p in range(0, 300) if int(torch.tensor(float(p)).bfloat16().float()) == p]
+    assert exact[:257] == list(range(257)) and 257 not in exact and 258 in exact
+    assert int(torch.tensor(257.0).bfloat16().float()) == 256
+    for lang in text.LANGS:
+        s = text.get(lang, "checks.step9.fail")
+        assert "257" in s and "256" in s, (lang, s)
+    assert "not even" not in text.get("en", "checks.step9.fail")
+
+
+def test_chinese_uses_one_term_per_concept_the_articles():
+    """posviz/text/terms.py: Query / Key (not 查询 / 键 / query / key), padding (not 补齐), position id (not 位置 id),
+    偶奇配对 (not 奇偶配对), in every zh string outside `code`, $math$ and {fields}."""
+    from posviz.text.terms import _ZH_TERMS
+
+    bad = []
+    for key, s in text.TABLES["zh"].items():
+        prose = re.sub(r"`[^`]*`|\$[^$]*\$|\{[^{}]*\}", " ", s)
+        for concept, term, variants in _ZH_TERMS:
+            for m in re.finditer(variants, prose):
+                near = prose[max(0, m.start() - 12):m.end() + 12]
+                bad.append(f"{key}: {m.group(0)!r} for {concept} (use {term}): …{near}…")
+    assert not bad, "\n".join(bad[:40])
+    for concept, term, variants in _ZH_TERMS:     # the table's own term is never one of its variants
+        assert not re.search(variants, term), concept
+
+
+def _page_names(tree):
+    """{name: object} of a page's posviz imports."""
+    import importlib
+
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("posviz"):
+            mod = importlib.import_module(node.module)
+            for a in node.names:
+                sub = getattr(mod, a.name, None)
+                names[a.asname or a.name] = importlib.import_module(f"{node.module}.{a.name}") if sub is None else sub
+    return names
+
+
+def _explained_functions():
+    """(page, name, function) of every function a page hands to ui.explain (directly, or as explain=(...) of a
+    section helper), resolved in the page's imports."""
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _page_names(tree)
+        args = []
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "explain":
+                args += [a for a in call.args if not isinstance(a, ast.Starred)]
+            args += [e for kw in call.keywords if kw.arg == "explain" and isinstance(kw.value, ast.Tuple)
+                     for e in kw.value.elts]
+        for arg in args:
+            if isinstance(arg, ast.Subscript):      # STEP_FUNCTIONS[i] in a loop: every one of them
+                box = eval(ast.unparse(arg.value), {}, dict(names))
+                fns = list(box.values() if isinstance(box, dict) else box)
+            else:
+                fns = [eval(ast.unparse(arg), {}, dict(names))]       # the page's own names
+            yield from ((path.stem, ast.unparse(arg), fn) for fn in fns)
+
+
+def test_formula_and_code_listings_cite_the_articles_by_title():
+    """Users read these sources in "Formula and code" (22 listings said "seed 000 §09's rope_attention", "The
+    transparent formula of seed 000 §09", "(seed 000 §11)")."""
+    import inspect
+
+    shown = list(_explained_functions())
+    assert len(shown) > 40
+    bad = [f"{page}: {name}" for page, name, fn in shown if SEED_AS_ARTICLE.search(inspect.getsource(fn))]
+    assert not bad, "\n".join(bad)
+    import posviz.pe  # the one place that gives both titles in full
+
+    assert "《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》" in posviz.pe.__doc__
+    assert "《位置编码》" in posviz.pe.__doc__

@@ -69,7 +69,43 @@ def test_every_page_figure_exports_a_non_empty_csv():
             if any(getattr(tr, "type", None) in ("heatmap", "scatter", "bar", "scatterpolar") for tr in fig.data):
                 rows = _rows(text)
                 title = spec.get("layout", {}).get("title")
-                assert rows[0] == export.HEADER and len(rows) >= 2, f"/{path}: empty CSV for {title}"
+                # the header is HEADER's five columns, x/y/z named as the figure names its axes (issue 26 item 20)
+                assert rows[0][:2] == export.HEADER[:2] and len(rows) >= 2, f"/{path}: empty CSV for {title}"
                 assert all(len(r) == len(export.HEADER) for r in rows), f"/{path}: ragged CSV"
+                assert not any("&lt;" in c or "&gt;" in c or "&amp;" in c or "<br>" in c for r in rows for c in r), \
+                    f"/{path}: HTML in the CSV of {title}"
+                assert not any(r[1].startswith("trace") and r[1][5:].isdigit() for r in rows[1:]), \
+                    f"/{path}: an unnamed trace in the CSV of {title}"
         n_csv = len(at.get("download_button"))
         assert n_csv >= len(figures(at)), f"/{path}: {len(figures(at))} figures but {n_csv} CSV buttons"
+
+
+def test_the_header_and_the_trace_names_are_the_figures_own():
+    """Issue 26 item 20: every file had the header figure,trace,x,y,z, heatmaps were "trace0" and the lab's
+    labels read "0·&lt;pad&gt;"."""
+    z = np.arange(6, dtype=np.float32).reshape(2, 3)
+    labels = style.token_labels(["<pad>", "我", "爱"])
+    fig = go.Figure([go.Heatmap(z=z, x=labels, y=labels[:2], colorbar={"title": {"text": "weight"}}),
+                     go.Scatter(x=[0, 1], y=[1, 2], name="line <b>a</b>")],
+                    layout={"title": {"text": "Attention<br>row by row"}, "xaxis": {"title": {"text": "key"}},
+                            "yaxis": {"title": {"text": "query"}}})
+    rows = _rows(export.figure_csv(fig, "k"))
+    assert rows[0] == ["figure", "trace", "key", "query", "weight"]
+    assert rows[1][1] == "weight" and rows[1][2] == "0·<pad>" and rows[-1][1] == "line a"
+    two = go.Figure([go.Scatter(x=[0], y=[1], name="a"), go.Scatter(x=[0], y=[2], name="b", xaxis="x2")],
+                    layout={"xaxis": {"title": {"text": "r"}}, "xaxis2": {"title": {"text": "t"}}})
+    assert _rows(export.figure_csv(two))[0] == ["figure", "trace", "x: r / t", "y", "z"]
+    assert export.plain("a &amp; b<br>c <sup>2</sup>") == "a & b c 2"
+
+
+def test_page_csvs_name_their_axes():
+    """On the pages: /decay's main chart names r and the score; the lab's attention map names its tokens
+    without escapes."""
+    at = open_page("decay")
+    spec = next(f for f in figures(at) if "r = 0" in str(f["layout"].get("yaxis", {}).get("title")))
+    head = _rows(export.figure_csv(go.Figure(spec)))[0]
+    assert head[2] == "relative distance r (tokens)" and head[3] == "score ÷ its value at r = 0"
+    at = open_page("lab")
+    cells = [r for spec in figures(at) for r in _rows(export.figure_csv(go.Figure(spec)))[1:]
+             if any(t.get("type") == "heatmap" for t in spec["data"])]
+    assert cells and any("<pad>" in r[2] for r in cells)

@@ -70,7 +70,30 @@ def test_show_ones_off_and_log_axis():
     assert fig.layout.xaxis.range[1] == pytest.approx(np.log10(65536))
     leg, title = fig.layout.legend, fig.layout.title                        # phone: legend rows at the very bottom,
     assert leg.orientation == "h" and (leg.yref, leg.y, leg.yanchor) == ("container", 0, "bottom")
-    assert title.yref == "container" and title.pad.t >= 30                  # the title below plotly's toolbar
+    # the title below plotly's toolbar (its top >= 30 px down), wrapped to fit a phone (issue 26 item 19)
+    assert title.yref == "container" and title.yanchor == "top" and (1 - title.y) * fig.layout.height >= 30
+
+
+def test_long_titles_wrap_under_the_toolbar_and_the_dotted_key_is_one_legend_entry():
+    """Issue 26 items 13 and 19: the zh pair title ran off a phone in one line; the main chart's legend (a line per
+    base and a dotted line per base) ran below a 1280x720 projector: the legend's title says once what a dotted
+    line is."""
+    r = V.grid.uncached(1024, False)
+    long = "第 i = 16 对，q = k = (1, 0)：cos(r · θ_i)，底数 1e4 与 5e5，r 从 0 到 1024"
+    fig = fd.pair_figure(r, [(10000, {"theta": 0.1, "cos": np.cos(0.1 * r)})], pair=16,
+                         labels={**LABELS, "title": long})
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) >= 2 and all(sum(2 if ord(c) > 0x2E80 else 1 for c in ln) <= 40 for ln in lines)
+    assert (1 - fig.layout.title.y) * fig.layout.height >= 30
+    curves = [(b, V.main_curves.uncached(128, 1024, False, b)) for b in (10000, 500000)]
+    keyed = fd.curves_figure(r, curves, labels={**LABELS, "ones_key": "dotted: q = k = 1"})
+    shown = [tr.name for tr in keyed.data if tr.showlegend is not False]
+    assert shown == ["bound|base=1e4", "bound|base=5e5"] and len(keyed.data) == 4
+    # the key is the legend's title, above the items at their left edge (plotly's "top left" indents the items)
+    assert keyed.layout.legend.title.text == "dotted: q = k = 1" and keyed.layout.legend.title.side == "top"
+    plain = fd.curves_figure(r, curves, labels=LABELS)
+    assert sum(tr.showlegend is not False for tr in plain.data) == 4     # without a key: every line its own entry
+    assert keyed.layout.meta["lecture_height"] < 1.2 * plain.layout.height
 
 
 def test_random_figure_band_and_traces():
@@ -136,3 +159,12 @@ def test_every_figure_is_valid_plotly():
                     _pair(d=2, R=16, pair=0, log=log)[1]):
             assert validated_equals_built(fig)
             go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode
+
+
+def test_a_log_axis_labels_powers_of_ten_only():
+    """Issue 26 item 16: plotly's "2" and "5" labels between the powers of ten are 3/4 of the tick font (16.5 px
+    in lecture mode); the minor ticks stay, unlabelled."""
+    r, fig = _main(R=65536, log=True)
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.xaxis.minor.ticks == "outside"
+    lecture = style.presentation(go.Figure(fig))
+    assert lecture.layout.xaxis.dtick == 1

@@ -84,3 +84,12 @@ def test_seat_figures():
     fig = F.seat_sinusoids(s["p"], s["sinusoids"], s["omegas"], labels={"title": "t", "x": "p"})
     assert [t.name for t in fig.data] == ["sin(0.2·p)", "sin(0.05·p)", "sin(0.0125·p)"]
     assert tuple(fig.layout.yaxis.range) == (-1.15, 1.15)
+
+
+def test_a_diverging_colour_bar_is_ticked_at_both_ends_and_zero():
+    """Issue 26 item 16: plotly's own ticks for a range of ±0.96 were a lone "0"."""
+    z = np.array([[-0.96, 0.5], [0.2, 0.96]], np.float32)
+    bar = F.equivariance_panel(z, ["a", "b"], zrange=(-0.96, 0.96), labels=PANEL).data[0].colorbar
+    assert list(bar.tickvals) == [-0.96, 0.0, 0.96] and list(bar.ticktext) == ["−0.96", "0", "0.96"]
+    bar = F.equivariance_panel(np.abs(z), ["a", "b"], zrange=(0.0, 0.96), labels=PANEL).data[0].colorbar
+    assert list(bar.tickvals) == [0.0, 0.96]

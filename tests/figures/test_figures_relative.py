@@ -143,3 +143,18 @@ def test_every_figure_is_valid_plotly():
         for name, fig in build_all(x, **kw).items():
             assert validated_equals_built(fig), name
             go.Figure(style.presentation(fig).to_dict())                       # and in lecture mode
+
+
+def test_a_whole_number_heatmap_ticks_its_colour_bar_at_whole_numbers():
+    """Issue 26 item 16: Shaw's row index 0..2 (k = 1) was ticked at 0.5 and 1.5."""
+    sh = V.shaw(4, 4, 1)
+    fig = F.matrix(sh["index"], np.arange(4), np.arange(4), scale="sequential", zmin=0, zmax=sh["index_max"],
+                   labels={"title": "t", "x": "j", "y": "i", "colorbar": "row"})
+    bar = fig.data[0].colorbar
+    assert (bar.tick0, bar.dtick) == (0, 1)
+    wide = V.shaw(64, 64, 16)          # 0..32: a tick every 6, still whole numbers
+    bar = F.matrix(wide["index"], np.arange(64), np.arange(64), scale="sequential", zmin=0, zmax=wide["index_max"],
+                   labels={"title": "t", "x": "j", "y": "i", "colorbar": "row"}).data[0].colorbar
+    assert bar.dtick == 6 and float(bar.dtick).is_integer()
+    real = F.matrix(np.array([[0.5, -0.5]]), [0], [0, 1], zmin=-1, zmax=1, labels={"title": "t"}).data[0].colorbar
+    assert real.dtick is None                                      # real values: plotly's own ticks

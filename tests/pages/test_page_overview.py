@@ -24,7 +24,7 @@ def test_default_page_both_languages(lang, a, b):
     assert _metric(at) < 1e-5                                # NoPE, no mask: equivariant
     assert at.success
     assert len(figures(at)) == len(FIG)
-    assert len(at.get("graphviz_chart")) == 1
+    assert len(at.get("graphviz_chart")) == 3                 # issue 26 item 15: one readable diagram per method
     assert len(at.get("page_link")) >= 6
     (methods,) = at.table                                    # the seven-method table, as st.table (fits a phone)
     assert len(methods.value) == 7 and "Sinusoidal APE" in methods.value.iloc[:, 0].tolist()

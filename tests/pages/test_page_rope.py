@@ -187,3 +187,15 @@ def test_where_rope_sits_is_a_plain_text_diagram(lang):
     assert_clean(at)
     assert text.get(lang, "rope.where.diagram") in [t.value for t in at.text]
     assert not at.code
+
+
+def test_scene_1_caption_names_one_pair_and_the_first_score_is_the_narrations():
+    """Issue 26 item 5, on the page: scene 1 (d = 2) captions one pair (not "from pair 0 to pair 0"), and the
+    first score under the clock is the −0.4161 the narration states."""
+    at = open_page("rope", "en")
+    at.button(key="rope_next").click().run()
+    captions = [c.value for c in at.caption]
+    assert text.get("en", "rope.clock.caption.one") in captions
+    assert not any("to the slowest (pair 0" in c for c in captions)
+    assert _metric_values(at)[SCORE] == "-0.4161"
+    assert "−0.4161" in at.info[0].value

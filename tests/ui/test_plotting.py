@@ -66,3 +66,40 @@ def test_more_and_the_formula_box_run_their_body_only_when_open():
     at.run()
     assert "BODY" in [m.value for m in at.markdown]
     assert not at.code                                       # the formula box is still closed: no source sent
+
+
+def test_a_wide_table_is_drawn_long_on_a_phone():
+    """Issue 26 item 19: the /models gallery (10 columns) showed 3 on a phone. Drawn long, a row per cell under its
+    row's first cell and its column's name: every column is read in three."""
+    data = [{"model": "A", "released": "2024-07-23", "head_dim": 128, "theta": None},
+            {"model": "B", "released": "2023-09-27", "head_dim": 64, "theta": 1e6}]
+    long = plotting.long_table.uncached(data, "column", "value")
+    assert long == {"model": ["A"] * 3 + ["B"] * 3, "column": ["released", "head_dim", "theta"] * 2,
+                    "value": ["2024-07-23", "128", "", "2023-09-27", "64", "1000000.0"]}
+    assert plotting.long_table.uncached({"k": ["x"], "v": [1]}, "c", "w") == {"k": ["x"], "c": ["v"], "w": ["1"]}
+
+
+def _wide_table_app():
+    import streamlit as st
+
+    from posviz import ui
+    from posviz.ui import frame
+    st.session_state["_phone"] = st.query_params.get("phone") == "1"     # as frame.start reads a phone's agent
+    frame.start()
+    ui.table([{f"c{j}": i * 10 + j for j in range(10)} for i in range(3)])
+
+
+@pytest.mark.parametrize("on_phone", [False, True])
+def test_the_gallery_table_shows_every_column_on_a_phone(on_phone):
+    at = AppTest.from_function(_wide_table_app, default_timeout=60)
+    if on_phone:
+        at.query_params["phone"] = "1"
+    at.run()
+    assert not at.exception
+    (df,) = at.dataframe
+    cols = list(df.value.columns)
+    if on_phone:       # three columns: the row's first cell, the column's name, the value
+        assert cols == ["c0", "column", "value"] and len(df.value) == 3 * 9
+        assert df.value.iloc[0].tolist() == [0, "c1", "1"] and df.value.iloc[-1].tolist() == [20, "c9", "29"]
+    else:
+        assert cols == [f"c{j}" for j in range(10)] and len(df.value) == 3

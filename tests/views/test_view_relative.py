@@ -92,3 +92,30 @@ def test_other_scene_numbers(lang):
     pos = V.positions.uncached(v["rel_L"], v["rel_L"] + v["rel_past"], v["rel_shift"])
     first, last = pos["query_pos"][0], pos["query_pos"][-1]
     assert f"{first}–{last}" in say("decode", lang) and f"{v['rel_L'] + v['rel_past']}" in say("decode", lang)
+
+
+def test_shaw_row_and_the_side_panel_are_mirror_images_and_the_page_says_so():
+    """Issue 26 item 4: the Shaw panel shows the table row clip(j − i, −k, k) + k (the paper's sign), the
+    side-by-side panel clip(i − j, −k, k) (the articles'): the side panel is k − row, and both texts say why."""
+    for L, S, k in ((12, 12, 2), (4, 32, 4), (8, 8, 3)):
+        sh = V.shaw(L, S, k)
+        assert (sh["clipped"] == k - sh["index"]).all()
+        d = V.positions(L, S, 0)["distance"]                                   # i − j
+        assert (sh["clipped"] == d.clip(-k, k)).all()
+    assert V.shaw(12, 12, 3)["index"][5, 2] == 3 - 3                            # i − j = 3 reads row k − 3
+    for lang in text.LANGS:
+        md = text.get(lang, "relative.shaw.md")
+        assert "j − i" in md and "i − j" in md and "k − 3" in md, lang
+        assert text.get(lang, "relative.fig.side.shaw", k=2).endswith(("2 − table row", "2 − 表的行号")), lang
+
+
+def test_only_t5_and_alibi_bias_the_score_matrix_shaw_adds_inside_k_and_v():
+    """Issue 26 item 3: Shaw adds learned vectors inside the key (and value) computation (the articles' table:
+    加到 K/V 计算), not a bias on the score matrix."""
+    for key in ("overview.where.text", "relative.intro"):
+        for lang in text.LANGS:
+            s = text.get(lang, key)
+            assert "(Shaw, T5, ALiBi)" not in s and "（Shaw、T5、ALiBi）" not in s and "三者都作用" not in s
+            assert "All three act" not in s
+    en, zh = text.get("en", "overview.where.text"), text.get("zh", "overview.where.text")
+    assert "(T5, ALiBi)" in en and "key (and value)" in en and "（T5、ALiBi）" in zh and "K/V" in zh

@@ -180,3 +180,30 @@ def test_calculator_matches_the_articles_examples():
 def test_views_raise_coded_errors(call, name):
     with pytest.raises(PosvizError, match=name):
         call()
+
+
+def test_scene_1_states_the_score_the_page_shows_and_the_articles_minus_one():
+    """Issue 26 item 5: scene 1 (d = 2, m = 1, n = 3, unit hands) shows cos 2 = −0.4161 under the clock
+    (θ₀ = 1 rad); the narration quoted only §08's −1 (θ = π/2). It now states both, each as computed."""
+    from posviz import text
+    from posviz.scenes.rope import SCENES
+
+    v = SCENES["rope"][0]["values"]
+    sc = view.scores(v["rope_m"], v["rope_n"], v["rope_shift"], v["rope_dim"], float(v["rope_base"]), v["rope_content"])
+    shown = f"{sc['scores'][0]:.4f}".replace("-", "−")
+    assert shown == "−0.4161" and sc["scores"][0] == pytest.approx(math.cos(2), abs=1e-6)
+    hand = next(r for r in view.hand_examples() if r["example"] == v["rope_example"])
+    assert hand["score"] == pytest.approx(-1, abs=1e-6)                          # §08: θ = π/2
+    for lang in text.LANGS:
+        say = text.get(lang, SCENES["rope"][0]["say"])
+        assert shown in say and "−1" in say and "π/2" in say, lang
+
+
+def test_at_d_2_the_clock_caption_names_one_pair():
+    """Issue 26 item 5: at d = 2 the caption read "from the fastest (pair 0) to the slowest (pair 0 …)"."""
+    from posviz import text
+
+    assert view.clock(1, 3, 2)["last"] == 0
+    for lang in text.LANGS:
+        one = text.get(lang, "rope.clock.caption.one")
+        assert "{last}" not in one and ("one pair" in one or "只有一对" in one)

@@ -119,3 +119,14 @@ def test_offset_curve_rise_text():
     curves = view.offset_curves(256, 16, 10000)
     assert curves["rise"] == f"Δ = {curves['summary']['first_rise']}"
     assert view.offset_curves(4, 2, 10000)["rise"] is None or math.isfinite(curves["summary"]["minimum"])
+
+
+@pytest.mark.parametrize("dim", [16, 64, 128])
+def test_the_first_rise_is_the_first_offset_higher_than_the_one_before(dim):
+    """At the page's default D = 64: d(4) = 23.93 > d(5) = 23.50 < d(6) = 23.56, so the curve first rises at
+    Δ = 6 (it used to print the minimum before it, Δ = 5)."""
+    curves = view.offset_curves(100, dim, 10000)
+    d, r = curves["dots"], curves["summary"]["first_rise"]
+    assert d[r] > d[r - 1] and all(d[k] <= d[k - 1] for k in range(1, r))
+    if dim == 64:
+        assert curves["rise"] == "Δ = 6"
