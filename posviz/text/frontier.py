@@ -181,7 +181,7 @@ ZH = {
     "frontier.mla.title": "MLA：把 RoPE 挡在压缩缓存之外",
     "frontier.mla.text": "多头潜在注意力（MLA）每个 token、每一层只缓存**一个压缩向量 c**（kv_lora_rank 个数），而不是每个注意力头的 Key 和 Value；每个头的 Key 都由它升维得到：k^C = W_UK c。推理时把 W_UK **吸收**进 Query：q·(W_UK c) = (W_UKᵀ q)·c，于是从不需要重建 Key。RoPE 放不进去（见下文），所以 MLA 另外旋转**单独的一小块**：每个头一个旋转后的 Query，所有头共用一个旋转后的 Key，与 c 一起缓存。",
     "w.frontier_mla": "MLA 模型",
-    "frontier.mla.diagram": "{name} 的一个注意力头：\nquery  [ q^C {nope:>4}          ][ q^R {rope:>3}, R(m) ]   q^C 不旋转\nkey    [ k^C {nope:>4} = W_UK c ][ k^R {rope:>3}, R(n) ]   {heads} 个头共用一个 k^R\ncache  [ c   {latent:>4}          ][ k^R {rope:>3}       ]   每个 token、每层 {mla} 个数\nscore  q^C·k^C + R(m)q^R·R(n)k^R = (W_UKᵀq^C)·c + R(m)q^R·R(n)k^R",
+    "frontier.mla.diagram": "{name} 的一个注意力头：\nQuery  [ q^C {nope:>4}          ][ q^R {rope:>3}, R(m) ]   q^C 不旋转\nKey    [ k^C {nope:>4} = W_UK c ][ k^R {rope:>3}, R(n) ]   {heads} 个头共用一个 k^R\ncache  [ c   {latent:>4}          ][ k^R {rope:>3}       ]   每个 token、每层 {mla} 个数\nscore  q^C·k^C + R(m)q^R·R(n)k^R = (W_UKᵀq^C)·c + R(m)q^R·R(n)k^R",
     "frontier.cache.title": "一个 token 在缓存里留下什么",
     "frontier.fig.cache.title": "每个 token、每层缓存的数",
     "frontier.fig.cache.y": "个数",
