@@ -26,6 +26,7 @@ PAGES = [
     ("app_pages/extrapolation.py", "extrapolation", "rope"),
     ("app_pages/models.py", "models", "rope"),
     ("app_pages/length.py", "length", "rope"),
+    ("app_pages/length_today.py", "length-today", "rope"),
     ("app_pages/lab.py", "lab", "lab"),
     ("app_pages/kv_cache.py", "kv-cache", "lab"),
     ("app_pages/checks.py", "checks", "lab"),

@@ -23,7 +23,8 @@ from posviz.figures import style
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "lab", "kv-cache")
+PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "length-today", "lab",
+         "kv-cache")
 DESKTOP = dict(viewport={"width": 1280, "height": 720})
 SIDES = "lrtb"
 SLACK_PX = 4   # plotly still grows a margin by 1-2 px when asked for exactly its own; a tick label may gain a digit
