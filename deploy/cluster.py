@@ -18,7 +18,7 @@ Each replica runs with the flags of harness.browser.app_server. Logs, the render
 HAProxy's runtime-API socket and a state file (pids) live in the run folder,
 $TMPDIR/posviz-cluster-PORT/. Missing haproxy is an error before anything starts.
 
-From Python (the cluster test, benchmarks/bench_load.py):
+From Python (tests/browser/test_cluster.py, benchmarks/bench_load.py):
 
     from deploy.cluster import Cluster
     with Cluster(2) as c:            # a free port; c.url is http://127.0.0.1:PORT

@@ -1,10 +1,12 @@
 """Run app.py headless (streamlit.testing AppTest) on one page, and read what the page drew."""
 import ast
+import functools
 import json
 import pathlib
 import re
 
 import pandas as pd
+from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.navigation.page import calc_hash
 from streamlit.testing.v1 import AppTest
 
@@ -28,10 +30,22 @@ def page_names():
     return list(_URL_PATHS)
 
 
+@functools.cache
+def _components():
+    """Streamlit's registry of installed (v2) components, found once per process. A new AppTest looks
+    for them in the metadata of every installed package on its first run: most of a page's run time in
+    the tests. (A server finds them once at start, too.)"""
+    manager = BidiComponentManager()
+    manager.discover_and_register_components(start_file_watching=False)
+    return manager
+
+
 def open_page(page, lang="en", _state=None, **params):
     """Run app.py headless, switch to app_pages/<page>.py with ?lang=..&params, return the AppTest.
     `_state`: session state set before the first run (e.g. {"_phone": True}: a phone's browser)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    if hasattr(at, "_bidi_component_manager"):
+        at._bidi_component_manager = _components()
     for k, v in (_state or {}).items():
         at.session_state[k] = v
     at.query_params["lang"] = lang

@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--disable-background-networking",
@@ -25,6 +27,9 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML,
             "Chrome/140.0.0.0 Mobile Safari/537.36")
 PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2,
              user_agent=PHONE_UA)
+# A lecture hall's projector, and the smallest text (px) lecture mode may show on it.
+PROJECTOR = dict(viewport={"width": 1280, "height": 720})
+MIN_PROJECTOR_PX = 22
 
 
 def page_paths():
@@ -48,6 +53,15 @@ def browser_missing_reason():
 
 def browser_required():
     return os.environ.get("CI", "").lower() == "true" or os.environ.get("POSVIZ_REQUIRE_BROWSER") == "1"
+
+
+def require(reason):
+    """Skip the running test for `reason` (a tool it needs is missing), or fail it where the browser
+    tests are required (CI=true or POSVIZ_REQUIRE_BROWSER=1). No reason: nothing to do."""
+    if reason:
+        if browser_required():
+            pytest.fail(f"required here but cannot run: {reason}")
+        pytest.skip(reason)
 
 
 def free_port():
@@ -89,8 +103,8 @@ def app_server(timeout=90, app_dir=None, env=None):
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"),
-                                      args=ARGS)
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    return playwright.chromium.launch(executable_path=path, args=ARGS)
 
 
 def settle(page, timeout=60):
@@ -124,7 +138,8 @@ def plot_signature(page):
 MARGINS_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')).map(g => {
   const holder = g.closest('[class*="st-key-"]'), key = holder && holder.className.match(/st-key-(\\S+)/);
   const m = g.layout.margin || {}, s = g._fullLayout._size;
-  return {key: key ? key[1] : null, asked: {l: m.l, r: m.r, t: m.t, b: m.b}, drawn: {l: s.l, r: s.r, t: s.t, b: s.b}}; })"""
+  return {key: key ? key[1] : null, asked: {l: m.l, r: m.r, t: m.t, b: m.b},
+          drawn: {l: s.l, r: s.r, t: s.t, b: s.b}}; })"""
 
 
 def grown_sides(row):

@@ -43,9 +43,9 @@ import torch
 
 from posviz.lab import _toy_fast
 from posviz.lab import toy_layer as layer
-from posviz.lab.toy_layer import LOWP_DTYPES, T5_BUCKETS, T5_MAX_DISTANCE
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import MAX_TOKENS, encode
+from posviz.lab.toy_layer import LOWP_DTYPES, T5_BUCKETS, T5_MAX_DISTANCE
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import make_position_ids
 from posviz.pe.relative import t5_relative_position_bucket

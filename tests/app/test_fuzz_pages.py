@@ -1,4 +1,5 @@
 """Every page opened with random and hostile query parameters: no exception, a usable page."""
+import functools
 import random
 import zlib
 
@@ -26,6 +27,12 @@ def _widget_keys(at):
 def _usable(at):
     assert not at.exception, [e.value for e in at.exception][:2]
     assert len(at.title) >= 1
+
+
+@functools.cache
+def _default_widget_keys(page):
+    """_widget_keys of the page's default view (opened once per test process)."""
+    return tuple(_widget_keys(open_page(page)))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -57,10 +64,11 @@ def test_every_widget_at_an_extreme_never_raises(page):
 
 
 @pytest.mark.parametrize("page", PAGES)
-@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e308", "-1e308"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-1e308"])
 def test_non_finite_numbers_in_every_widget(page, value):
-    """The values that break Streamlit's own URL parsing (an integer number_input at inf)."""
-    keys = _widget_keys(open_page(page))
+    """The values that break Streamlit's own URL parsing (an integer number_input at inf); and a finite
+    number far outside every widget's range."""
+    keys = _default_widget_keys(page)
     _usable(open_page(page, **{k: value for k in keys}))
 
 

@@ -2,6 +2,7 @@
 import pytest
 
 from harness.apptest import open_page
+from harness.text_checks import english_outside_code
 from posviz import scenes
 
 
@@ -56,12 +57,14 @@ def test_every_scene_names_the_figure_it_shows(page):
     import re
 
     src = (pathlib.Path(__file__).resolve().parents[2] / "app_pages" / f"{page}.py").read_text(encoding="utf-8")
-    keys = set(re.findall(r"""key\s*=\s*f?["']([A-Za-z0-9_{}]+)["']""", src)) | set(re.findall(r"""ui\.\w+\(\s*["']([a-z][a-z0-9_]*)["']""", src))
+    keys = (set(re.findall(r"""key\s*=\s*f?["']([A-Za-z0-9_{}]+)["']""", src))
+            | set(re.findall(r"""ui\.\w+\(\s*["']([a-z][a-z0-9_]*)["']""", src)))
     prefixes = {k.split("{")[0] for k in keys if "{" in k}
     for i, sc in enumerate(scenes.SCENES[page]):
         show = sc.get("show")
         assert show, f"{page} scene {i + 1} has no 'show'"
-        assert show in keys or any(show.startswith(p) for p in prefixes if p), f"{page} scene {i + 1}: no key {show!r} on the page"
+        assert show in keys or any(show.startswith(p) for p in prefixes if p), \
+            f"{page} scene {i + 1}: no key {show!r} on the page"
 
 
 def test_a_link_with_scene_n_opens_that_scene_and_its_own_values_win():
@@ -87,12 +90,10 @@ def test_a_link_with_scene_n_opens_that_scene_and_its_own_values_win():
 def test_chinese_alerts_of_every_scene_have_no_english_sentence(page):
     """Walk the page's scenes in Chinese: no error, warning or info box holds an English sentence
     (issue 14: the learned table at 513 used to say 「输入无效： sequence length L=513 exceeds ...」)."""
-    from test_text import _english_outside_code
-
     at = open_page(page, "zh")
     for i in range(len(scenes.SCENES[page]) + 1):
         boxes = [e.value for kind in ("error", "warning", "info", "success") for e in getattr(at, kind)]
-        bad = [b[:120] for b in boxes if _english_outside_code(b)]
+        bad = [b[:120] for b in boxes if english_outside_code(b)]
         assert not bad, f"{page} scene {i}: {bad}"
         if i < len(scenes.SCENES[page]):
             at.button(key=f"{page}_next").click().run()

@@ -10,6 +10,10 @@ SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")]
 ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
 
 
+def _is_false(node):
+    return isinstance(node, ast.Constant) and node.value is False
+
+
 def _calls(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
@@ -31,8 +35,7 @@ def test_no_html_from_user_content():
         rel = str(path.relative_to(ROOT))
         for call in _calls(path):
             name = _name(call.func)
-            unsafe = any(k.arg == "unsafe_allow_html" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
-                         for k in call.keywords)
+            unsafe = any(k.arg == "unsafe_allow_html" and not _is_false(k.value) for k in call.keywords)
             if name == "html" or unsafe:
                 arg = call.args[0] if call.args else None
                 ok = isinstance(arg, ast.Name) and (rel, arg.id) in ALLOWED_HTML

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from harness.apptest import open_page
+from harness.text_checks import english_outside_code as _english_outside_code
 from posviz import scenes, text
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -163,14 +164,6 @@ def test_the_articles_are_cited_by_their_titles_in_both_languages():
     en = " ".join(text.TABLES["en"].values())
     assert "《词相同但顺序不同" in zh and "《位置编码》" in zh
     assert "Same words, different order" in en and "Position encodings" in en
-
-
-# An English sentence: four or more English words in a row (code in backticks and names of models are not).
-ENGLISH_SENTENCE = re.compile(r"(?<![`\w])(?:[A-Za-z][a-z]+[ ,;:]+){3,}[A-Za-z][a-z]+")
-
-
-def _english_outside_code(s):
-    return ENGLISH_SENTENCE.search(re.sub(r"`[^`]*`|\$[^$]*\$|\{[^}]*\}", " ", s))
 
 
 def test_chinese_errors_and_messages_have_no_english_sentences():

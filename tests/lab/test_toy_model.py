@@ -5,9 +5,9 @@ import pytest
 import torch
 
 from posviz.lab import toy_model as A
-from posviz.lab.toy_layer import rotate_lowp
 from posviz.lab.kv_cache import one_thread
 from posviz.lab.tokens import encode
+from posviz.lab.toy_layer import rotate_lowp
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.position_ids import position_ids_from_mask
 from posviz.pe.relative import alibi_bias, t5_bucket_matrix

@@ -1,50 +1,25 @@
-"""The real app in Debian's Chromium: every page in both languages, sliders redraw charts,
-URLs reopen the same view, the language switch keeps page and values.
+"""The real app in Debian's Chromium: sliders redraw charts, URLs reopen the same view, the language
+switch keeps page and values, a cold deep link, the share box's QR code, scenes by keyboard. Every page
+loading in both languages: tests/browser/test_pages.py.
 
-In CI (CI=true) a missing browser is a failure, never a skip.
+In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
 """
 import time
 import urllib.parse
 
 import pytest
 
-from harness.browser import (
-    app_server,
-    browser_missing_reason,
-    browser_required,
-    launch,
-    page_paths,
-    plot_signature,
-    settle,
-)
+from harness.browser import app_server, page_paths, plot_signature, settle
 
 NO_PLOT_OK = {"checks", "remember"}
 PATHS = page_paths()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing_reason()
-    if reason:
-        if browser_required():
-            pytest.fail(f"browser tests are required here but cannot run: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def browser_ctx(browser):
-    with app_server() as (base, _, _):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-        errors = []
-        ctx.on("weberror", lambda e: errors.append(str(e.error)[:200]))
-        yield base, ctx, errors
-        ctx.close()
+def browser_ctx(browser, app_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield app_url, ctx
+    ctx.close()
 
 
 def _open(ctx, url):
@@ -52,25 +27,6 @@ def _open(ctx, url):
     page.goto(url)
     settle(page)
     return page
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("path", PATHS)
-def test_page_loads_without_errors_and_draws(browser_ctx, path, lang):
-    base, ctx, errors = browser_ctx
-    page = _open(ctx, f"{base}/{path}?lang={lang}")
-    try:
-        assert page.locator('[data-testid="stException"]').count() == 0
-        assert page.get_by_text("Page not found").count() == 0
-        assert page.locator('[data-testid="stMain"] h1').count() >= 1
-        if path not in NO_PLOT_OK:
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=30000)
-            assert page.locator(".js-plotly-plot").count() >= 1
-        # the sidebar frame (language switch) is there: the page ran through app.py
-        assert page.locator('[data-testid="stSidebar"] [role="radiogroup"]').count() >= 1
-        assert not errors, errors
-    finally:
-        page.close()
 
 
 def _first_slider(page):
@@ -88,7 +44,7 @@ def _move(page, slider, presses=2):
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p not in NO_PLOT_OK])
 def test_slider_redraws_and_url_reopens_the_same_view(browser_ctx, path):
-    base, ctx, _ = browser_ctx
+    base, ctx = browser_ctx
     page = _open(ctx, f"{base}/{path}?lang=en")
     try:
         slider = _first_slider(page)
@@ -117,7 +73,7 @@ def test_slider_redraws_and_url_reopens_the_same_view(browser_ctx, path):
 
 
 def test_language_switch_keeps_page_and_values(browser_ctx):
-    base, ctx, _ = browser_ctx
+    base, ctx = browser_ctx
     for path in ["rope"] + [p for p in PATHS if p]:
         page = _open(ctx, f"{base}/{path}?lang=en")
         slider = _first_slider(page)
@@ -141,6 +97,7 @@ def test_language_switch_keeps_page_and_values(browser_ctx):
         page.close()
 
 
+@pytest.mark.usefixtures("alone")
 def test_cold_deep_link_runs_through_the_app_frame(browser):
     """A shared link opened first on a freshly started server still gets the app's navigation."""
     path = next(p for p in PATHS if p)
@@ -161,7 +118,7 @@ def test_share_box_qr_decodes_to_the_current_url(browser_ctx):
     import zxingcpp
     from PIL import Image
 
-    base, ctx, _ = browser_ctx
+    base, ctx = browser_ctx
     page = _open(ctx, f"{base}/relative?lang=zh")
     try:
         page.locator('[data-testid="stSidebar"] [data-testid="stExpander"] summary').last.click()
@@ -184,7 +141,7 @@ def test_keyboard_walks_the_scenes_without_touching_a_slider(browser_ctx):
     """Alt+Right from the first scene to the last: each scene sets the widgets and the URL follows."""
     from posviz import scenes
 
-    base, ctx, _ = browser_ctx
+    base, ctx = browser_ctx
     page_name = "rope" if "rope" in scenes.SCENES else sorted(scenes.SCENES)[0]
     path = page_name.replace("_", "-")
     n = len(scenes.SCENES[page_name])

@@ -11,10 +11,13 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from deploy import warm
 from harness.browser import ROOT, app_server, free_port, page_paths
 
 
+@pytest.mark.usefixtures("alone")
 def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
     with app_server() as (base, _proc, _):
         results = warm.warm(base, langs=("en", "zh"), modes=("", "1"))
@@ -33,25 +36,19 @@ def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
         assert error and "not found" in error
 
 
-def test_scene_counts_name_pages_of_the_app():
-    counts = warm.scene_counts()
-    assert set(counts) <= set(page_paths()) and counts["rope"] >= 5 and counts["kv-cache"] >= 3 and counts[""] >= 3
-
-
-def test_warm_with_scenes_opens_every_scene_link():
-    with app_server() as (base, _proc, _):
-        results = warm.warm(base, langs=("zh",), modes=("1",), scenes=True)
+def test_warm_with_scenes_opens_every_scene_link(app_url):
+    results = warm.warm(app_url, langs=("zh",), modes=("1",), scenes=True)
     bad = [(path, query, err) for path, query, _, err in results if err]
     assert not bad, bad
-    want = {(p, f"lang=zh&present=1&scene={n}") for p, count in warm.scene_counts().items() for n in range(1, count + 1)}
+    want = {(p, f"lang=zh&present=1&scene={n}") for p, count in warm.scene_counts().items()
+            for n in range(1, count + 1)}
     assert want <= {(path, query) for path, query, _, _ in results}
     assert len(results) == len(want) + len(page_paths()) + 1     # + the first run, /?lang=en
 
 
-def test_cli_writes_its_marker_only_when_every_page_ran(tmp_path):
+def test_cli_writes_its_marker_only_when_every_page_ran(tmp_path, app_url):
     marker = tmp_path / "ready"
-    with app_server() as (base, _proc, _):
-        assert warm.main([base, "--wait", "30", "--marker", str(marker)]) == 0
+    assert warm.main([app_url, "--wait", "30", "--marker", str(marker)]) == 0
     assert marker.read_text().strip().isdigit()
     # nothing listens here: the warm-up fails with a message and no marker
     marker.unlink()
@@ -59,12 +56,14 @@ def test_cli_writes_its_marker_only_when_every_page_ran(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.usefixtures("alone")
 def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
     """The container's entry point: health at once, the readiness marker after the warm-up, and
     SIGTERM stops Streamlit and the entry point with it."""
     port, marker = free_port(), tmp_path / "ready"
-    env = dict(os.environ, POSVIZ_PORT=str(port), POSVIZ_READY_FILE=str(marker))
-    proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "serve.py")], cwd=tmp_path, env=env,
+    # as the Dockerfile starts it (python -m deploy.serve), from another folder (PYTHONPATH: the checkout)
+    env = dict(os.environ, POSVIZ_PORT=str(port), POSVIZ_READY_FILE=str(marker), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "deploy.serve"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         t0 = time.time()
@@ -81,24 +80,3 @@ def test_serve_marks_ready_after_warming_and_stops_with_streamlit(tmp_path):
             os.killpg(proc.pid, 9)
     out = proc.stdout.read().decode(errors="replace")
     assert "0 failed" in out and pathlib.Path(marker).exists()
-
-
-def test_entry_points_answer_help_without_starting_anything(tmp_path):
-    """--help prints the usage and exits 0: serve.py starts no Streamlit, gallery_check.py writes no
-    file named --help (it takes an output path)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}     # run from another folder, as `python -m` finds them
-    for module in ("deploy.serve", "benchmarks.gallery_check"):
-        out = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=60, env=env)
-        assert out.returncode == 0 and out.stdout.startswith("usage:"), (module, out.stderr[-500:])
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_warm_can_be_called_where_an_event_loop_runs():
-    """Playwright's sync API (benchmarks/bench_app.py) keeps an event loop running in its thread."""
-    async def inside():
-        try:
-            warm.warm(f"http://127.0.0.1:{free_port()}", langs=("en",), modes=("",))
-        except OSError as e:       # nothing listens there: the connection is refused, not a RuntimeError
-            return type(e).__name__
-    assert asyncio.run(inside()) == "ConnectionRefusedError"

@@ -6,14 +6,10 @@ mid-session its pages reconnect through the balancer to the living one and reope
 view (the state is in the URL) with no error shown; the other replica's pages never notice.
 
 Skipped when haproxy or Chromium is missing, unless CI=true or POSVIZ_REQUIRE_BROWSER=1
-(then it fails), like tests/app/test_browser.py.
+(then it fails), like every browser test (tests/browser/conftest.py). The balancer's config is
+tested without a cluster in tests/app/test_deploy.py.
 """
 import concurrent.futures
-import os
-import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 
@@ -22,8 +18,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect as ws_connect
 
-from deploy.cluster import COOKIE, REPLICA_HEADER, Cluster, ClusterError, Replica, find_haproxy, render_config
-from harness.browser import ROOT, browser_missing_reason, browser_required, free_port, launch, plot_signature, settle
+from deploy.cluster import COOKIE, REPLICA_HEADER, Cluster, ClusterError, find_haproxy
+from harness.browser import plot_signature, require, settle
 
 PAGE = "kv-cache"             # two small figures: cheap to draw in four browser tabs at once
 URL_KEY = "kv_L"              # its first slider (2..96), bound to the URL
@@ -38,69 +34,6 @@ def _haproxy_missing_reason():
     except ClusterError as e:
         return str(e)
     return None
-
-
-def _require(browser):
-    reason = _haproxy_missing_reason() or (browser_missing_reason() if browser else None)
-    if reason:
-        if browser_required():
-            pytest.fail(f"cluster tests are required here but cannot run: {reason}")
-        pytest.skip(reason)
-
-
-def _k8s_annotation(name):
-    text = (ROOT / "deploy" / "kubernetes.yaml").read_text(encoding="utf-8")
-    m = re.search(rf'nginx\.ingress\.kubernetes\.io/{re.escape(name)}:\s*"([^"]*)"', text)
-    assert m, f"deploy/kubernetes.yaml has no {name} annotation"
-    return m.group(1)
-
-
-def _seconds(value):
-    m = re.fullmatch(r"(\d+)(ms|s|m|h|d)?", value)
-    assert m, value
-    return int(m.group(1)) * {"ms": 0.001, None: 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
-
-
-def test_balancer_config_has_the_affinity_of_kubernetes_yaml(tmp_path):
-    _require(browser=False)
-    cfg = render_config(8501, [Replica("r1", 8502), Replica("r2", 8503)], tmp_path / "haproxy.sock")
-    (tmp_path / "haproxy.cfg").write_text(cfg, encoding="utf-8")
-    check = subprocess.run([find_haproxy(), "-c", "-f", str(tmp_path / "haproxy.cfg")], capture_output=True,
-                           text=True, timeout=30)
-    assert check.returncode == 0, check.stdout + check.stderr
-    lines = [ln.split("#")[0].strip() for ln in cfg.splitlines()]
-    lines = [ln for ln in lines if ln]
-    cookie = next(ln for ln in lines if ln.startswith("cookie "))
-    # the cookie set by the balancer, named and aged as the Ingress's
-    assert cookie.split()[1] == COOKIE == _k8s_annotation("session-cookie-name")
-    assert "insert" in cookie.split()
-    assert f"Max-Age={_k8s_annotation('session-cookie-max-age')}" in cookie
-    assert _k8s_annotation("affinity") == "cookie"
-    # websocket-friendly timeouts: at least the Ingress's one hour
-    timeouts = {ln.split()[1]: _seconds(ln.split()[2]) for ln in lines if ln.startswith("timeout ")}
-    for key in ("tunnel", "client", "server"):
-        assert timeouts[key] >= int(_k8s_annotation("proxy-read-timeout")) >= 3600, (key, timeouts)
-    # health checks on Streamlit's endpoint; a dead replica's visitors go to a living one
-    assert "option httpchk GET /_stcore/health" in lines
-    assert "option redispatch 1" in lines and any(ln.startswith("retries ") and int(ln.split()[1]) >= 1
-                                                    for ln in lines)
-    servers = [ln.split() for ln in lines if ln.startswith("server ")]
-    assert [s[1] for s in servers] == ["r1", "r2"] and all(s[2].startswith("127.0.0.1:") for s in servers)
-    binds = [ln.split()[1] for ln in lines if ln.startswith("bind ")]
-    assert binds == ["127.0.0.1:8501"], "loopback only"
-
-
-def test_missing_haproxy_fails_clearly_before_anything_starts():
-    port = free_port()
-    env = dict(os.environ, POSVIZ_HAPROXY=os.path.join(str(ROOT), "no-such-dir", "haproxy"))
-    out = subprocess.run([sys.executable, "-m", "deploy.cluster", "start", "2", str(port)], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2
-    assert "haproxy is not installed" in out.stderr and "apt-get install -y haproxy" in out.stderr, out.stderr
-    with socket.socket() as s:       # nothing listens on the port: nothing was started
-        s.bind(("127.0.0.1", port))
-    with pytest.raises(ClusterError, match="haproxy is not installed"):
-        Cluster(2, haproxy="/no-such-dir/haproxy").start()
 
 
 # Counts the page's own websockets to Streamlit (opened / closed), inside the page itself.
@@ -174,7 +107,8 @@ def _visit(replica, page, timeout=120):
         while time.monotonic() < deadline:
             fwd = ForwardMsg()
             fwd.ParseFromString(ws.recv(timeout=max(1, deadline - time.monotonic())))
-            if fwd.WhichOneof("type") == "script_finished" and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            if (fwd.WhichOneof("type") == "script_finished"
+                    and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN):
                 return
         raise TimeoutError(f"{replica.name}: /{page} did not finish")
 
@@ -205,13 +139,11 @@ def _wait_reconnected(view, survivor, timeout):
     return False
 
 
-def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_the_other(capsys):
-    _require(browser=True)
-    from playwright.sync_api import sync_playwright
-
+@pytest.mark.usefixtures("alone")
+def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_the_other(capsys, browser):
+    require(_haproxy_missing_reason())
     t0 = time.monotonic()
-    with Cluster(2, timeout=120) as cluster, sync_playwright() as p:
-        browser = launch(p)
+    with Cluster(2, timeout=120) as cluster:
         views = []
         try:
             _warm(cluster.replicas)
@@ -280,7 +212,6 @@ def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_
         finally:
             for v in views:
                 v.ctx.close()
-            browser.close()
     with capsys.disabled():
         print(f"\ncluster: started and warmed in {t_warm - t0:.1f} s; {SESSIONS} sessions on {homes} opened in "
               f"{t_open - t_warm:.1f} s; killed {victim} after {t_ready - t0:.1f} s; its "

@@ -1,0 +1,145 @@
+"""Every page in Debian's Chromium, each view (page, language, screen, mode) opened once and checked by
+every test of that view (a module-scoped fixture; tests/conftest.py sends the tests of a view to one test
+process, one after another):
+
+- it loads without an error and draws, through the app's frame (1280x720, both languages);
+- plotly.js draws every chart in one pass at 1280x720 (normal and lecture mode) and on a 390x844 phone
+  (its User-Agent tells the server, which asks for the phone's margins): the margins the figure asks for
+  (posviz/figures/margins.json) already hold its title, colour bar, legend and axis labels, so plotly never
+  grows them and draws the chart a second time (half the browser's time per chart, on every load and every
+  slider move);
+- lecture mode is readable on a 1280x720 projector, and every figure fits the phone (issue 12).
+
+In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
+"""
+import time
+
+import pytest
+
+from harness.browser import MARGINS_JS, MIN_PROJECTOR_PX, PHONE, PROJECTOR, grown_sides, page_paths, settle
+
+PATHS = page_paths()
+NO_PLOT_OK = {"checks", "remember"}
+PLOTTED = [p for p in PATHS if p not in NO_PLOT_OK]
+SCREENS = {"desk": PROJECTOR, "phone": PHONE}
+
+
+def views(paths, langs, screens):
+    """The views (path, lang, screen, present) of `paths` x `langs` x `screens` ((screen, present) pairs),
+    with ids page-lang-screen[-present]: the tests of one view have the same id."""
+    return [pytest.param((path, lang, screen, present),
+                         id=f"{path or 'overview'}-{lang}-{screen}" + ("-present" if present else ""))
+            for path in paths for lang in langs for screen, present in screens]
+
+
+@pytest.fixture(scope="module")
+def screens(browser):
+    """A browser context per screen, and the JavaScript errors of its pages."""
+    out = {}
+    for name, kw in SCREENS.items():
+        ctx, errors = browser.new_context(**kw), []
+        ctx.on("weberror", lambda e, errors=errors: errors.append(str(e.error)[:200]))
+        out[name] = ctx, errors
+    yield out
+    for ctx, _ in out.values():
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def view(request, app_url, screens):
+    """(url path, the settled page of one view with its charts drawn, the JavaScript errors while it was open)."""
+    path, lang, screen, present = request.param
+    ctx, errors = screens[screen]
+    errors.clear()
+    page = ctx.new_page()
+    page.goto(f"{app_url}/{path}?lang={lang}" + ("&present=1" if present else ""))
+    settle(page)
+    if path not in NO_PLOT_OK:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60000)
+        settle(page)
+    yield path, page, errors
+    page.close()
+
+
+@pytest.mark.parametrize("view", views(PATHS, ["en", "zh"], [("desk", 0)]), indirect=True)
+def test_page_loads_without_errors_and_draws(view):
+    path, page, errors = view
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.locator('[data-testid="stMain"] h1').count() >= 1
+    if path not in NO_PLOT_OK:
+        assert page.locator(".js-plotly-plot").count() >= 1
+    # the sidebar frame (language switch) is there: the page ran through app.py
+    assert page.locator('[data-testid="stSidebar"] [role="radiogroup"]').count() >= 1
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("view", views(PLOTTED, ["en", "zh"], [("desk", 0), ("desk", 1), ("phone", 0)]),
+                         indirect=True)
+def test_every_chart_is_drawn_in_one_pass(view):
+    _, page, _ = view
+    rows = page.evaluate(MARGINS_JS)
+    assert rows
+    twice = {r["key"]: {k: (r["asked"][k], round(r["drawn"][k])) for k in grown_sides(r)}
+             for r in rows if grown_sides(r)}
+    assert not twice, f"plotly grew these margins (asked, drawn): {twice}; refit: python -m benchmarks.margins --write"
+
+
+FONT_SIZES_JS = """() => {
+  const sel = ['[data-testid="stSliderThumbValue"]', '[data-testid="stWidgetLabel"] p', '[role="radiogroup"] label p',
+    '[data-testid="stMetricLabel"] p', '[data-testid="stMetricValue"]', '[data-testid="stSelectbox"] input',
+    '[data-testid="stMultiSelectTagsContainer"] span', '[data-testid="stNumberInput"] input',
+    '[data-testid="stTextInput"] input',
+    '[data-testid="stTable"] td', '[data-testid="stTable"] th',
+    '[data-testid="stCaptionContainer"]', '[data-testid="stMarkdownContainer"] p', '[data-testid="stAlert"] p',
+    '.js-plotly-plot .gtitle', '.js-plotly-plot .xtitle', '.js-plotly-plot .ytitle', '.js-plotly-plot .annotation-text',
+    '.js-plotly-plot .xtick text', '.js-plotly-plot .ytick text', '.js-plotly-plot .legendtext',
+    '.js-plotly-plot .cbtitle text', '.js-plotly-plot .cbaxis text'];
+  const small = [];
+  for (const s of sel) for (const el of document.querySelectorAll('[data-testid="stMain"] ' + s)) {
+    const text = (el.tagName === 'INPUT' ? el.value : el.textContent).trim();     // an input shows its value
+    if (!text || el.closest('[data-testid="stExpander"]') || el.closest('[data-testid="stCode"]')) continue;
+    const r = el.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize) || parseFloat(el.getAttribute('font-size') || '0');
+    if (px < %d) small.push(s + ' ' + px + 'px: ' + text.slice(0, 40));
+  }
+  return small; }""" % MIN_PROJECTOR_PX
+
+
+LAYOUT_JS = """() => {
+  const W = window.innerWidth, problems = [];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  document.querySelectorAll('.js-plotly-plot').forEach((gd, k) => {
+    const r = gd.getBoundingClientRect();
+    if (r.right > W + 1) problems.push(`plot ${k} is ${Math.round(r.right)} px wide on a ${W} px screen`);
+    const titles = Array.from(gd.querySelectorAll('.annotation-text, .gtitle')).filter(t => t.textContent.trim())
+      .map(t => [t.textContent.trim().slice(0, 30), t.getBoundingClientRect()]);
+    for (let i = 0; i < titles.length; i++) for (let j = i + 1; j < titles.length; j++)
+      if (hit(titles[i][1], titles[j][1])) problems.push(`plot ${k}: "${titles[i][0]}" overlaps "${titles[j][0]}"`);
+    const areas = Array.from(gd.querySelectorAll('.nsewdrag')).map(a => a.getBoundingClientRect());
+    gd.querySelectorAll('.colorbar').forEach(cb => { const c = cb.getBoundingClientRect();
+      if (areas.some(a => hit(a, c))) problems.push(`plot ${k}: a colorbar covers a panel`); });
+  });
+  document.querySelectorAll('[data-testid="stMarkdownContainer"] table').forEach((t, k) => {   // wide ones scroll
+    const right = t.getBoundingClientRect().right;
+    if (right > W + 1) problems.push(`table ${k} runs ${Math.round(right)} px on a ${W} px screen`);
+  });
+  return problems; }"""
+
+
+@pytest.mark.parametrize("view", views(PATHS, ["zh"], [("desk", 1)]), indirect=True)
+def test_lecture_mode_text_is_projector_sized(view):
+    path, page, _ = view
+    time.sleep(1)
+    small = page.evaluate(FONT_SIZES_JS)
+    assert not small, f"/{path}: text under {MIN_PROJECTOR_PX} px in lecture mode:\n" + "\n".join(small[:20])
+
+
+@pytest.mark.parametrize("view", views(PATHS, ["zh"], [("phone", 0)]), indirect=True)
+def test_every_figure_fits_a_phone(view):
+    path, page, _ = view
+    time.sleep(1)
+    problems = page.evaluate(LAYOUT_JS)
+    assert not problems, f"/{path} on a 390 px phone:\n" + "\n".join(problems[:20])
+    hint = page.locator(".st-key-scene_hint")
+    assert hint.count() == 0 or not hint.first.is_visible(), "keyboard hint shown on a touch screen"
