@@ -2,12 +2,14 @@
 
     python -m posviz.tinylm.train --all --eval --jobs 2      # every recipe x every seed, then results.json
     python -m posviz.tinylm.train --recipe rope --seed 3     # one run (settings of posviz.tinylm.recipes)
+    python -m posviz.tinylm.train --all --missing --jobs 1   # only the runs not on disk yet (the rest kept)
 
 Every recipe of posviz.tinylm.recipes is trained with every seed of recipes.SEEDS. Each run is saved
 as a plain float16 state_dict (`<out>/<recipe>-s<seed>.pt`, loaded with `torch.load(...,
 weights_only=True)`, never unpickled objects; the model runs in float32 after loading), and
 `<out>/MANIFEST.json` records the exact command, the settings, the model configs, the final loss,
-the wall and CPU time of each run, the whole command's wall time and the load average it met.
+the wall and CPU time of each run, the whole command's wall time and the load average it met; it is
+rewritten after every run, so a stopped command keeps what it finished (--missing then trains the rest).
 With --eval the per-bucket evaluation (posviz.tinylm.evaluate) follows and writes
 `<out>/results.json`.
 
@@ -20,6 +22,7 @@ A fine-tune starts from the saved weights of the "rope" run of its seed.
 import argparse
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import math
 import multiprocessing
@@ -157,12 +160,42 @@ def run(job):
 
 
 def run_all(jobs, workers):
-    """Run `jobs` (see run) on `workers` processes (1: here), results in the order of `jobs`."""
+    """Run `jobs` (see run) on `workers` processes (1: here); yields the results in the order of `jobs`."""
     if workers <= 1:
-        return [run(j) for j in jobs]
+        yield from map(run, jobs)
+        return
     ctx = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        return list(pool.map(run, jobs))
+        yield from pool.map(run, jobs)
+
+
+def kept(recipe, seed, out):
+    """A run already on disk (--missing): its MANIFEST entry from the recipe's settings and the file's sha256;
+    the training fields it had are kept from an earlier MANIFEST.json, else None."""
+    name = recipes.run_name(recipe, seed)
+    path = os.path.join(out, name + ".pt")
+    with open(path, "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
+    kw = recipe_kwargs(recipe, {})
+    cfg = TinyConfig(method=kw["method"], vocab_size=kw["vocab_size"], d_model=kw["d_model"],
+                     n_layers=kw["n_layers"], n_heads=kw["n_heads"], max_length=kw["length"],
+                     t5_max_distance=kw["length"], nope_layers=tuple(kw.get("nope_layers", ())),
+                     rope_parameters=kw.get("rope_parameters"), qk_norm=kw.get("qk_norm", False))
+    info = dict(method=kw["method"], config=cfg.to_dict(), final_loss=None, wall_time_s=None, cpu_time_s=None,
+                steps=kw["steps"], seed=seed, batch_size=kw["batch_size"], length=kw["length"], lr=kw["lr"],
+                warmup=kw["warmup"], offset=kw["offset"], threads=1, task=kw["task"],
+                marker_at=kw.get("marker_at"), sha256=sha, kept=True)
+    init = recipes.RECIPES[recipe].get("init")
+    info["init"] = None if init is None else recipes.run_name(init, seed)
+    model = TinyLM(cfg)
+    model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    model.eval()
+    if info["task"] == "copy":
+        info["accuracy_at_train_length"] = evaluate.accuracy_at_length(model, length=info["length"],
+                                                                       offset=info["offset"])
+    else:
+        info["accuracy_at_train_length"] = evaluate.marker_accuracy(model, info["marker_at"], length=info["length"])
+    return recipe, seed, info
 
 
 def _load_avg():
@@ -188,6 +221,8 @@ def main(argv=None):
     p.add_argument("--eval-length", type=int, default=512)
     p.add_argument("--eval-sequences", type=int, default=64)
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--missing", action="store_true",
+                   help="train only the runs whose weights are not in --out yet (the others are kept as they are)")
     args = p.parse_args(argv)
     seeds = args.seeds or (list(recipes.SEEDS) if args.all else [0])
     names = list(recipes.RECIPES) if args.all else [args.recipe]
@@ -198,33 +233,24 @@ def main(argv=None):
     args_given = argv if argv is not None else sys.argv[1:]
     command = "python -m posviz.tinylm.train " + " ".join(shlex.quote(a) for a in args_given)
     t_all, load_before = time.time(), _load_avg()
-    done = []
+    done, trained = [], []
     for stage in recipes.STAGES:
-        todo = [(r, s, overrides, args.out, args.quiet or workers > 1) for r in stage if r in names for s in seeds]
-        done += run_all(todo, workers)
-    train_wall = round(time.time() - t_all, 2)
-    manifest = {"models": {}}
-    if os.path.exists(man_path):      # keep the other recipes' entries (read late: runs may overlap)
-        with open(man_path, encoding="utf-8") as f:
-            manifest = json.load(f)
-    manifest.setdefault("models", {})
-    for recipe, seed, info in done:
-        entry = manifest["models"].get(recipe)
-        if entry is None or entry.get("runs") is None:
-            entry = manifest["models"][recipe] = {"runs": {}}
-        entry.update({k: v for k, v in info.items() if k not in RUN_KEYS})
-        entry["runs"][str(seed)] = {k: info[k] for k in RUN_KEYS}
-        entry["runs"] = dict(sorted(entry["runs"].items(), key=lambda kv: int(kv[0])))
-    manifest["models"] = {r: manifest["models"][r] for r in sorted(manifest["models"], key=_recipe_order)}
-    manifest.update(task="copy with offset; marker (posviz.tinylm.task)", seeds=seeds, last_command=command,
-                    last_wall_time_s=train_wall, jobs=workers,
-                    cpu_time_s=round(sum(info["cpu_time_s"] for _, _, info in done), 2),
-                    load_average=dict(start=load_before, end=_load_avg()),
-                    machine=dict(python=platform.python_version(), torch=torch.__version__,
-                                 cpu_count=os.cpu_count(), platform=platform.platform()),
-                    date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
-    _write(man_path, manifest)
-    print(f"trained {len(done)} runs in {train_wall} s -> {args.out}", file=sys.stderr)
+        todo = []
+        for r in stage:
+            for s in seeds if r in names else ():
+                if args.missing and os.path.exists(os.path.join(args.out, recipes.run_name(r, s) + ".pt")):
+                    done.append(kept(r, s, args.out))
+                else:
+                    todo.append((r, s, overrides, args.out, args.quiet or workers > 1))
+        for result in run_all(todo, workers):      # MANIFEST.json after every run: a stopped command loses one
+            done.append(result)
+            trained.append(result)
+            manifest = _manifest(man_path, done, trained, seeds, command, workers, t_all, load_before)
+            if workers > 1 and not args.quiet:
+                print(f"{recipes.run_name(*result[:2]):>16} {result[2]['wall_time_s']:7.1f} s", file=sys.stderr)
+    manifest = _manifest(man_path, done, trained, seeds, command, workers, t_all, load_before)
+    print(f"trained {len(trained)} runs ({len(done) - len(trained)} kept) in {manifest['last_wall_time_s']} s"
+          f" -> {args.out}", file=sys.stderr)
     if args.eval:
         t_eval = time.time()
         res = evaluate.evaluate_all(weights_dir=args.out, length=args.eval_length,
@@ -240,7 +266,38 @@ def main(argv=None):
 
 
 # per-run fields of MANIFEST.json (the rest are the recipe's, shared by its seeds)
-RUN_KEYS = ("seed", "sha256", "final_loss", "wall_time_s", "cpu_time_s", "accuracy_at_train_length", "init")
+RUN_KEYS = ("seed", "sha256", "final_loss", "wall_time_s", "cpu_time_s", "accuracy_at_train_length", "init", "kept")
+
+
+def _manifest(man_path, done, trained, seeds, command, workers, t_all, load_before):
+    """Merge the runs of `done` into MANIFEST.json (other recipes' entries kept) and write it -> the manifest."""
+    manifest = {"models": {}}
+    if os.path.exists(man_path):      # keep the other recipes' entries
+        with open(man_path, encoding="utf-8") as f:
+            manifest = json.load(f)
+    manifest.setdefault("models", {})
+    for recipe, seed, info in done:
+        entry = manifest["models"].get(recipe)
+        if entry is None or entry.get("runs") is None:
+            entry = manifest["models"][recipe] = {"runs": {}}
+        old = entry["runs"].get(str(seed), {})
+        entry.update({k: v for k, v in info.items() if k not in RUN_KEYS})
+        run_info = {k: info.get(k) for k in RUN_KEYS}
+        if info.get("kept") and old.get("sha256") == info["sha256"]:
+            run_info = {**run_info, **{k: old.get(k) for k in ("final_loss", "wall_time_s", "cpu_time_s")}}
+        entry["runs"][str(seed)] = run_info
+        entry["runs"] = dict(sorted(entry["runs"].items(), key=lambda kv: int(kv[0])))
+    manifest["models"] = {r: manifest["models"][r] for r in sorted(manifest["models"], key=_recipe_order)}
+    manifest.update(task="copy with offset; marker (posviz.tinylm.task)", seeds=seeds, last_command=command,
+                    last_wall_time_s=round(time.time() - t_all, 2), jobs=workers, runs_trained=len(trained),
+                    runs_kept=len(done) - len(trained),
+                    cpu_time_s=round(sum(info["cpu_time_s"] for _, _, info in trained), 2),
+                    load_average=dict(start=load_before, end=_load_avg()),
+                    machine=dict(python=platform.python_version(), torch=torch.__version__,
+                                 cpu_count=os.cpu_count(), platform=platform.platform()),
+                    date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    _write(man_path, manifest)
+    return manifest
 
 
 def _recipe_order(name):
