@@ -10,7 +10,7 @@ from posviz.views import length as view
 PAGE = "length"
 VARIANTS = view.VARIANTS
 
-ui.header(PAGE)
+ui.header(PAGE, say={k: ui.labels(**fields) for k, fields in view.scene_say(PAGE).items()})
 info = view.shipped()
 buckets, train_len, cfg = info["buckets"], info["train_length"], info["config"]
 curves = {v: f"w.len_model.{v}" for v in VARIANTS} | {"live": "length.live_trace"}   # text keys of the curves

@@ -12,11 +12,19 @@ from posviz.views import length as view
 
 PAGE = "length_today"
 
-ui.header(PAGE)
+ui.header(PAGE, say={k: ui.labels(**fields) for k, fields in view.scene_say(PAGE).items()})
 info = view.shipped()
 buckets, train_len, n_runs = info["buckets"], info["train_length"], len(info["seeds"])
 names = ui.labels(**{v: f"lenf.name.{v}" for v in lengtheval.ALL_VARIANTS + lengtheval.SHORTCUT})
 trained = ("length.trained", {"n": train_len - 1})
+
+
+def pending(variants):
+    """A note instead of a section whose runs are not in results.json yet -> True if it was shown."""
+    missing = view.pending(tuple(variants))
+    if missing:
+        st.info(ui.t("lenf.pending_runs", names=", ".join(names[v] for v in missing)))
+    return bool(missing)
 
 
 def bucket_chart(variants, key, title):
@@ -33,6 +41,8 @@ def variants():
     """NoPE every 2nd / 4th layer, partial and proportional RoPE, QK-norm: which extrapolate, with the spread."""
     st.subheader(ui.t("lenf.variants_title"))
     st.markdown(ui.t("lenf.variants_intro"))
+    if pending(view.FRONTIER):
+        return
     shown = ui.multiselect("lenf_show", view.FRONTIER, view.FRONTIER)
     bucket_chart(shown, "lenf_main", "lenf.fig_variants")
     ui.explain(tinylm.rope_spectrum, tinylm.Attention.forward, note=ui.t("lenf.explain_variants"))
@@ -78,6 +88,8 @@ def scaling():
     """RoPE trained at 64, then PI / NTK-aware / YaRN at 256 (s = 4), with and without 300 steps of fine-tuning."""
     st.subheader(ui.t("lenf.scale_title"))
     st.markdown(ui.t("lenf.scale_intro", steps=recipes.FINE_TUNE["steps"], length=recipes.SCALE_LENGTH))
+    if pending(view.SCALING):
+        return
     shown = ui.multiselect("lenf_scale", view.SCALING, view.SCALING)
     bucket_chart(shown, "lenf_scale_fig", "lenf.fig_scale")
     ui.explain(lengtheval.rope_override, tinylm.rope_spectrum, note=ui.t("lenf.explain_scale"))
@@ -88,11 +100,14 @@ def lessons():
     """A learned table enlarged, clamped or wrapped; a positional shortcut, and the marker moved."""
     st.subheader(ui.t("lenf.table_title"))
     st.markdown(ui.t("lenf.table_intro", rows=lengtheval.GROW_ROWS))
-    bucket_chart(view.TABLE, "lenf_table", "lenf.fig_table")
-    ui.explain(tinylm.enlarge_table, note=ui.t("lenf.explain_table"))
-    st.markdown(ui.t("lenf.table_read", **view.table_words()))
+    if not pending(view.TABLE):
+        bucket_chart(view.TABLE, "lenf_table", "lenf.fig_table")
+        ui.explain(tinylm.enlarge_table, note=ui.t("lenf.explain_table"))
+        st.markdown(ui.t("lenf.table_read", **view.table_words()))
     st.subheader(ui.t("lenf.short_title"))
     st.markdown(ui.t("lenf.short_intro", at=recipes.MARKER_AT))
+    if pending(view.SHORTCUT):
+        return
     m = view.marker_curves(view.SHORTCUT)
     ui.plot(figs.marker_lines, m["positions"], m["series"], m["trained_at"], bands=m["bands"], chance=m["chance"],
             key="lenf_marker",

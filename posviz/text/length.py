@@ -116,7 +116,7 @@ EN = {
         "`posviz.pe.scaling.rope_frequencies` for s = 512/64 = 8."),
     "length.provenance": (
         "Numbers from {runs} models actually trained by `{cmd}` ({per} runs of every recipe) on this shared "
-        "2-core machine: {secs} s of wall time for training and evaluation, {cpu} s of CPU time in training, "
+        "2-core machine: {secs} s of wall time for training and evaluation, {cpu} s of CPU time for the {timed} runs it timed (the others kept, bit for bit the same, from an earlier run of the command), "
         "load average {load} at the start / end ({date}). Every run is scored on {n} sequences of length 512."),
     "length.findings": (
         "**What our models did**: the mean accuracy (%) of the {n} runs in each bucket, 0–63 → 64–127 → … → "
@@ -198,29 +198,10 @@ EN = {
     "length.lit.nope_above": ("{next} % in 64–127 (runs {lo}–{hi} %), {last} % in 448–511, where even the "
                               "lowest run ({last_lo} %) stays above chance"),
     "length.s1.title": "Absolute positions hit a wall",
-    "length.s1.say": (
-        "Both absolute methods are perfect inside the blue region and at chance right after it. The learned "
-        "table has no row for position 64 (N/A), and reusing its last row does not help. On the maps, the "
-        "sinusoidal model's diagonal at i − j = 2 is lost past the dashed line."),
     "length.s2.title": "Relative biases: ALiBi and T5",
-    "length.s2.say": (
-        "ALiBi keeps 97% up to position 511. The T5 bias is relative too, yet falls to 58% and then to chance: "
-        "every distance of 59 or more shares one bucket, so hundreds of far keys get the same bias and dilute "
-        "the attention. Watch its entropy climb."),
     "length.s3.title": "RoPE, and rescuing it without fine-tuning",
-    "length.s3.say": (
-        "Plain RoPE: 96% in 64–127, then collapse. Same weights, new frequencies, no fine-tuning: PI breaks "
-        "even the trained range, NTK-aware holds to about 320, and YaRN holds to 512 (90%)."),
     "length.s4.title": "Look inside: the diagonal after the wall",
-    "length.s4.say": (
-        "RoPE's second-layer head draws a clean diagonal at i − j = 2 up to about position 128. After that, "
-        "extra stripes appear at large offsets (i − j ≈ 120 and more): distances whose phase combinations the "
-        "model never saw now score high, pull the attention away, and the answer is lost."),
     "length.s5.title": "NoPE: position from the causal mask alone",
-    "length.s5.say": (
-        "NoPE learned the task to 99% with no position encoding, from the causal mask alone (Haviv et al. 2022; "
-        "Kazemnejad et al. 2023). Here it does not extrapolate: 56% in 64–127, then chance. The loss shows the "
-        "same wall."),
     "length.block_max": "largest a in this block",
     # the phase-aliasing finder
     "length.alias_title": "Where do RoPE's extra stripes come from? Offsets whose fast phases repeat",
@@ -263,11 +244,6 @@ EN = {
         "Not every alias becomes a stripe: the slower pairs and the "
         "content still count. But the strongest extra stripes of the RoPE model sit on aliases."),
     "length.s_alias.title": "Phase aliases: the cause of the extra stripes",
-    "length.s_alias.say": (
-        "For the offset 2 and a 40° tolerance the finder flags 121–122, 259–260, 322, 379 and 498–499: offsets "
-        "beyond training whose fast-pair phases repeat those of offset 2. The strongest extra stripes of this head "
-        "sit on 379 (all fast phases within 10°) and 121. Not every alias becomes a stripe: slower pairs and "
-        "content still count."),
     # errors of posviz.tinylm
     "err.tinylm_heads": "d_model must be a multiple of 2·n_heads (each head needs an even width), got d_model={d_model}, n_heads={n_heads}",
     "err.tinylm_tokens": "tokens must be integer token ids [N,L], got dtype {dtype}",
@@ -321,7 +297,7 @@ ZH = {
         "RoPE + PI / NTK / YaRN 沿用 RoPE 各次训练的权重，只把频率换成 `posviz.pe.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
     "length.provenance": (
         "数字来自在这台多人共用的 2 核机器上由 `{cmd}` 实际训练出的 {runs} 个模型（每个配方训练 {per} 次）："
-        "训练加评测共用墙钟时间 {secs} 秒，训练用 CPU 时间 {cpu} 秒，开始 / 结束时的平均负载 {load}（{date}）。"
+        "训练加评测共用墙钟时间 {secs} 秒，它计时的 {timed} 次训练用 CPU 时间 {cpu} 秒（其余的沿用同一命令先前逐位相同的结果），开始 / 结束时的平均负载 {load}（{date}）。"
         "每次训练都在 {n} 条长度 512 的序列上打分。"),
     "length.findings": (
         "**我们的模型实际表现**：各桶里 {n} 次训练的平均准确率（%），0–63 → 64–127 → … → 448–511；随机猜为 1/31 ≈ 3%。"
@@ -385,25 +361,10 @@ ZH = {
     "length.lit.nope_chance": "64–127 为 {next}%（各次训练 {lo}–{hi}%），从 {bucket} 起色带碰到随机水平",
     "length.lit.nope_above": "64–127 为 {next}%（各次训练 {lo}–{hi}%），448–511 为 {last}%，连最低的一次（{last_lo}%）也高于随机水平",
     "length.s1.title": "绝对位置撞墙",
-    "length.s1.say": (
-        "两种绝对位置在蓝色区域内都是满分，一出区域就只剩随机水平。学习式表没有位置 64 的行（N/A），"
-        "重复使用最后一行也无济于事。注意力图上，正弦模型 i − j = 2 的对角线在虚线之后消失。"),
     "length.s2.title": "相对偏置：ALiBi 与 T5",
-    "length.s2.say": (
-        "ALiBi 一直到位置 511 都保持 97%。T5 偏置同样是相对位置，却先跌到 58%、再到随机水平："
-        "59 及以上的距离共用一个桶，几百个远处 key 拿到相同的偏置，把注意力稀释掉。看它的熵一路上升。"),
     "length.s3.title": "RoPE，以及不续训能否救回来",
-    "length.s3.say": (
-        "原始 RoPE：64–127 为 96%，之后崩溃。同一套权重、只换频率、不续训：PI 连训练范围内都坏了，"
-        "NTK-aware 撑到约 320，YaRN 撑到 512（90%）。"),
     "length.s4.title": "看进去：墙后的对角线",
-    "length.s4.say": (
-        "RoPE 第二层的头在约位置 128 之前都画出 i − j = 2 的干净对角线；之后在很大的位移处（i − j ≈ 120 及更远）"
-        "出现额外的条纹：这些距离的相位组合模型从未见过，却得到很高的分数，把注意力拉走，答案随之丢失。"),
     "length.s5.title": "NoPE：只靠因果掩码感知位置",
-    "length.s5.say": (
-        "NoPE 不用任何位置编码、只靠因果掩码就把任务学到 99%（Haviv 等 2022；Kazemnejad 等 2023）。"
-        "但在这里它不能外推：64–127 为 56%，之后接近随机。损失曲线显示同一堵墙。"),
     "length.block_max": "该块内最大的 a",
     "length.alias_title": "RoPE 多出的条纹从哪来？快频率相位重复的位移",
     "length.alias_intro": (
@@ -440,10 +401,6 @@ ZH = {
         "并不是每个混叠位移都会变成条纹：慢频率对和内容仍然起作用；"
         "但 RoPE 模型最强的额外条纹都落在混叠位移上。"),
     "length.s_alias.title": "相位混叠：额外条纹的成因",
-    "length.s_alias.say": (
-        "目标位移 2、容差 40° 时，查找器标出 121–122、259–260、322、379 和 498–499：这些位移超出训练范围，"
-        "快频率对上的相位却与位移 2 重复。这个头最强的额外条纹落在 379（所有快频率相位都在 10° 以内）和 121 上。"
-        "并不是每个混叠位移都会变成条纹：慢频率对和内容仍然起作用。"),
     # errors of posviz.tinylm
     "err.tinylm_heads": "d_model 必须是 2·n_heads 的倍数（每个头的宽度必须是偶数），收到的是 d_model={d_model}、n_heads={n_heads}",
     "err.tinylm_tokens": "tokens 必须是整数 token id [N,L]，收到的 dtype 是 {dtype}",
@@ -598,8 +555,8 @@ _FRONTIER_EN = {
         "marker anywhere:** learned table {shift_learned_else}, RoPE {shift_rope_else} away from position 4."),
     "lenf.provenance": (
         "Every number on this page comes from {runs} models trained by `{cmd}` ({per} runs of every recipe; "
-        "{secs} s of wall time for training and evaluation on this shared 2-core machine, {cpu} s of CPU time in "
-        "training, load average {load} at the start / end, {date}), read from posviz/tinylm/weights/results.json."),
+        "{secs} s of wall time for training and evaluation on this shared 2-core machine, {cpu} s of CPU time for "
+        "the {timed} runs it timed, load average {load} at the start / end, {date}), read from posviz/tinylm/weights/results.json."),
 }
 _FRONTIER_ZH = {
     "length_today.title": "今天的 RoPE，实际训练：混合层、频率、缩放与捷径",
@@ -714,7 +671,164 @@ _FRONTIER_ZH = {
         "RoPE {short_rope_at} → {short_rope_else}。**训练时标记位置随机：** 学习式表 {shift_learned_else}，RoPE {shift_rope_else}（位置 4 以外）。"),
     "lenf.provenance": (
         "本页每个数字都来自 `{cmd}` 训练出的 {runs} 个模型（每个配方训练 {per} 次；在这台多人共用的 2 核机器上训练加评测共用墙钟时间 {secs} 秒，"
-        "训练用 CPU 时间 {cpu} 秒，开始 / 结束时的平均负载 {load}，{date}），读自 posviz/tinylm/weights/results.json。"),
+        "它计时的 {timed} 次训练用 CPU 时间 {cpu} 秒，开始 / 结束时的平均负载 {load}，{date}），读自 posviz/tinylm/weights/results.json。"),
 }
 EN.update(_FRONTIER_EN)
 ZH.update(_FRONTIER_ZH)
+
+_SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the {fields}
+    "length.c.raw": "{x}",
+    "lenf.pending": "(not trained yet)",
+    "lenf.pending_runs": ("Not trained yet: {names}. `python -m posviz.tinylm.train --all --missing --eval` trains "
+                          "the missing runs and rewrites results.json."),
+    "length.c.na": "{first} % in 0–63, and N/A past position {pos}: the table has no row there",
+    "length.c.holds": "{first} % in 0–63 and every run ≥ 90 % up to 511; {last} % in 448–511 (runs {last_lo}–{last_hi} %)",
+    "length.c.partly_chance": ("{first} % in 0–63, every run ≥ 90 % up to position {pos}, and from {bucket} on the "
+                               "band reaches chance"),
+    "length.c.partly_above": ("{first} % in 0–63, every run ≥ 90 % up to position {pos}; {last} % in 448–511 "
+                              "(runs {last_lo}–{last_hi} %), every run above chance there"),
+    "length.c.partly_below": ("{first} % in 0–63, every run ≥ 90 % up to position {pos}; {last} % in 448–511 "
+                              "(runs {last_lo}–{last_hi} %), every run below chance there"),
+    "length.c.chance": ("{first} % in 0–63, {next} % in 64–127 (runs {lo}–{hi} %), and from {bucket} on the band "
+                        "reaches chance"),
+    "length.c.above": ("{first} % in 0–63, {next} % in 64–127 (runs {lo}–{hi} %), {last} % in 448–511 (runs "
+                       "{last_lo}–{last_hi} %), every run above chance there"),
+    "length.c.below": ("{first} % in 0–63, {next} % in 64–127 (runs {lo}–{hi} %), {last} % in 448–511 (runs "
+                       "{last_lo}–{last_hi} %), every run below chance there"),
+    "length.c.widest": "{lo}–{hi} % in {bucket}",
+    "length.s1.say": (
+        "Mean of five runs, band from the lowest to the highest. Sinusoidal: {sinusoidal}. The learned table with "
+        "its last row reused past 63: {learned_clamp}. Without that trick the table has no row for position 64 "
+        "at all (N/A)."),
+    "length.s2.say": (
+        "ALiBi: {alibi}. T5: {t5}. T5 against RoPE, run by run: {t5_rope}. In T5 every distance of 59 or more "
+        "shares one bucket, one learned bias for hundreds of far keys."),
+    "length.s3.say": (
+        "Plain RoPE: {rope}. The same weights with new frequencies and no fine-tuning. PI: {rope_pi}. "
+        "NTK-aware: {rope_ntk}. YaRN: {rope_yarn}."),
+    "length.s4.say": (
+        "Run 0, layer 2, head 1 at length 512: the diagonal i − j = 2, and past the dashed line extra stripes at "
+        "large offsets (the finder below names them). RoPE over its five runs: {rope}."),
+    "length.s5.say": (
+        "NoPE has no position encoding: only the causal mask tells a token where it is (Haviv et al. 2022; "
+        "Kazemnejad et al. 2023). It learns the task to {train} % in 0–63 (mean of the runs); past training: "
+        "{nope}. The chart shows the loss."),
+    "length.s_runs.title": "Why five runs: the band",
+    "length.s_runs.say": (
+        "One run is one draw of initial weights and data order; the band spans the lowest to the highest of five. "
+        "NoPE: {nope}. RoPE: {rope}. T5: {t5}. The widest band past training: {widest_name}, {widest}."),
+    "length.s_alias.say": (
+        "For the offset 2 and a 40° tolerance the finder flags, beyond the training range, {offsets}: offsets "
+        "whose fast-pair phases repeat those of offset 2; at 10° only {tight} is left. On the map of run 0 "
+        "(layer 2, head 1, length 512) the aliases past 63 with the most attention are {strong}. Not every alias "
+        "becomes a stripe: slower pairs and content still count."),
+    "lenf.s1.title": "NoPE in every 2nd or 4th layer",
+    "lenf.s1.say": (
+        "Four layers each, five runs each. RoPE in every layer: {rope_l4}. No RoPE in layer 4 (every 4th, as "
+        "SmolLM3 and Llama 4): {rope_nope4}. No RoPE in layers 2 and 4: {rope_nope2}."),
+    "lenf.s2.title": "Partial and proportional RoPE, QK-norm",
+    "lenf.s2.say": (
+        "Two layers, as the six methods. Plain RoPE: {rope}. Partial RoPE (2 of 8 pairs rotated): {rope_partial}. "
+        "Proportional RoPE: {rope_prop}. QK-norm: {rope_qknorm}."),
+    "lenf.s3.title": "Which pairs carry a head's score",
+    "lenf.s3.say": (
+        "In the {n_pos} positional heads of the {runs} runs the fast pairs {fast} carry {pos_seen} of the score's "
+        "size at the offsets seen in training and {pos_unseen} at offsets never seen; in the other heads "
+        "{other_seen} and {other_unseen} (in brackets: the lowest and the highest head)."),
+    "lenf.s4.title": "One pair's rotation removed",
+    "lenf.s4.say": (
+        "Removing the rotation of fast pair {worst_fast} takes the accuracy in 0–63 from {base} to "
+        "{worst_fast_acc} (mean, lowest–highest run); removing any one slow pair leaves every run at least "
+        "{slow_min}."),
+    "lenf.s5.title": "PI and YaRN: frequencies only, then a short fine-tune",
+    "lenf.s5.say": (
+        "Mean accuracy over 0–255, frequencies only → after the fine-tune: PI {rope_pi4} → {ft_pi}; YaRN "
+        "{rope_yarn4} → {ft_yarn}. Beyond the target, 256–511, PI: {rope_pi4_far} → {ft_pi_far}."),
+    "lenf.s6.title": "The scaling or the fine-tune?",
+    "lenf.s6.say": (
+        "The control: plain RoPE over 0–255 {rope}, fine-tuned at 256 without any scaling {ft_none}. NTK-aware: "
+        "{rope_ntk4} → {ft_ntk}. Beyond 256, plain RoPE: {rope_far} → {ft_none_far}."),
+    "lenf.s7.title": "A learned table past its end",
+    "lenf.s7.say": (
+        "Mean accuracy over 64–255: clamped {clamp}, wrapped {mod}, enlarged to 256 untrained rows {grow}; in "
+        "0–63 the table gives {train}."),
+    "lenf.s8.title": "The shortcut, exposed",
+    "lenf.s8.say": (
+        "Marker at the trained position 4: learned table {short_learned_at}, RoPE {short_rope_at}. Marker moved "
+        "(mean over the other positions): learned table {short_learned_else}, RoPE {short_rope_else}. Trained "
+        "with the marker anywhere: learned table {shift_learned_else}, RoPE {shift_rope_else}."),
+}
+_SCENES_ZH = {
+    "length.c.raw": "{x}",
+    "lenf.pending": "（尚未训练）",
+    "lenf.pending_runs": "尚未训练：{names}。`python -m posviz.tinylm.train --all --missing --eval` 会训练缺少的部分并重写 results.json。",
+    "length.c.na": "0–63 为 {first}%，位置 {pos} 之后为 N/A：表里没有那些行",
+    "length.c.holds": "0–63 为 {first}%，每次训练直到 511 都 ≥ 90%；448–511 为 {last}%（各次训练 {last_lo}–{last_hi}%）",
+    "length.c.partly_chance": "0–63 为 {first}%，每次训练直到位置 {pos} 都 ≥ 90%，从 {bucket} 起色带碰到随机水平",
+    "length.c.partly_above": ("0–63 为 {first}%，每次训练直到位置 {pos} 都 ≥ 90%；448–511 为 {last}%"
+                              "（各次训练 {last_lo}–{last_hi}%），那里每次训练都高于随机水平"),
+    "length.c.partly_below": ("0–63 为 {first}%，每次训练直到位置 {pos} 都 ≥ 90%；448–511 为 {last}%"
+                              "（各次训练 {last_lo}–{last_hi}%），那里每次训练都低于随机水平"),
+    "length.c.chance": "0–63 为 {first}%，64–127 为 {next}%（各次训练 {lo}–{hi}%），从 {bucket} 起色带碰到随机水平",
+    "length.c.above": ("0–63 为 {first}%，64–127 为 {next}%（各次训练 {lo}–{hi}%），448–511 为 {last}%"
+                       "（各次训练 {last_lo}–{last_hi}%），那里每次训练都高于随机水平"),
+    "length.c.below": ("0–63 为 {first}%，64–127 为 {next}%（各次训练 {lo}–{hi}%），448–511 为 {last}%"
+                       "（各次训练 {last_lo}–{last_hi}%），那里每次训练都低于随机水平"),
+    "length.c.widest": "{bucket} 为 {lo}–{hi}%",
+    "length.s1.say": (
+        "五次训练的平均，色带从最低的一次到最高的一次。正弦：{sinusoidal}。学习式表在 63 之后重复使用最后一行：{learned_clamp}。"
+        "不用这个办法，表里根本没有位置 64 的行（N/A）。"),
+    "length.s2.say": (
+        "ALiBi：{alibi}。T5：{t5}。逐次训练比较 T5 与 RoPE：{t5_rope}。T5 里 59 及以上的距离共用一个桶，"
+        "几百个远处的 key 只有同一个学到的偏置。"),
+    "length.s3.say": (
+        "原始 RoPE：{rope}。同一套权重、只换频率、不续训。PI：{rope_pi}。NTK-aware：{rope_ntk}。YaRN：{rope_yarn}。"),
+    "length.s4.say": (
+        "第 0 次训练、第 2 层、第 1 个头，长度 512：i − j = 2 的对角线，以及虚线之后在很大位移处多出的条纹"
+        "（下面的查找器会列出它们）。RoPE 五次训练：{rope}。"),
+    "length.s5.say": (
+        "NoPE 没有任何位置编码：只有因果掩码告诉 token 它在哪里（Haviv 等 2022；Kazemnejad 等 2023）。"
+        "它在 0–63 把任务学到 {train}%（各次训练的平均）；训练范围之后：{nope}。图上显示的是损失。"),
+    "length.s_runs.title": "为什么训练五次：色带",
+    "length.s_runs.say": (
+        "一次训练就是一次初始权重和数据顺序的抽取；色带覆盖五次中最低到最高的一次。NoPE：{nope}。RoPE：{rope}。"
+        "T5：{t5}。训练范围之后最宽的色带：{widest_name}，{widest}。"),
+    "length.s_alias.say": (
+        "目标位移 2、容差 40° 时，查找器在训练范围之外标出 {offsets}：这些位移在快频率对上的相位与位移 2 重复；"
+        "容差 10° 时只剩 {tight}。在第 0 次训练的图上（第 2 层、第 1 个头，长度 512），63 之后注意力最多的混叠位移是 {strong}。"
+        "并不是每个混叠位移都会变成条纹：慢频率对和内容仍然起作用。"),
+    "lenf.s1.title": "每 2 层或每 4 层一个 NoPE 层",
+    "lenf.s1.say": (
+        "都是 4 层、各训练五次。每层都用 RoPE：{rope_l4}。第 4 层不用 RoPE（每 4 层一个，同 SmolLM3、Llama 4）：{rope_nope4}。"
+        "第 2、4 层不用 RoPE：{rope_nope2}。"),
+    "lenf.s2.title": "部分与比例 RoPE、QK-norm",
+    "lenf.s2.say": (
+        "和六种方法一样是 2 层。原始 RoPE：{rope}。部分 RoPE（8 个频率对只旋转 2 个）：{rope_partial}。"
+        "比例 RoPE：{rope_prop}。QK-norm：{rope_qknorm}。"),
+    "lenf.s3.title": "哪些频率对撑起一个头的分数",
+    "lenf.s3.say": (
+        "{runs} 次训练里的 {n_pos} 个位置头中，快频率对 {fast} 在训练中见过的位移上占分数大小的 {pos_seen}，"
+        "在从未见过的位移上占 {pos_unseen}；其余的头分别为 {other_seen} 和 {other_unseen}（括号里：最低和最高的头）。"),
+    "lenf.s4.title": "去掉一个频率对的旋转",
+    "lenf.s4.say": (
+        "去掉快频率对 {worst_fast} 的旋转，0–63 的准确率从 {base} 降到 {worst_fast_acc}（平均，最低–最高的一次训练）；"
+        "去掉任何一个慢频率对，每次训练都至少还有 {slow_min}。"),
+    "lenf.s5.title": "PI 与 YaRN：只换频率，再短暂续训",
+    "lenf.s5.say": (
+        "0–255 的平均准确率，只换频率 → 续训之后：PI {rope_pi4} → {ft_pi}；YaRN {rope_yarn4} → {ft_yarn}。"
+        "超出目标长度的 256–511，PI：{rope_pi4_far} → {ft_pi_far}。"),
+    "lenf.s6.title": "是缩放，还是续训？",
+    "lenf.s6.say": (
+        "对照组：原始 RoPE 在 0–255 为 {rope}，不缩放、直接在 256 上续训为 {ft_none}。NTK-aware：{rope_ntk4} → {ft_ntk}。"
+        "256 之后，原始 RoPE：{rope_far} → {ft_none_far}。"),
+    "lenf.s7.title": "学习式表用到表尾之后",
+    "lenf.s7.say": (
+        "64–255 的平均准确率：钳位 {clamp}，取模 {mod}，扩大到 256 行（新行未受训练）{grow}；0–63 为 {train}。"),
+    "lenf.s8.title": "捷径被揭穿",
+    "lenf.s8.say": (
+        "标记在训练时的位置 4：学习式表 {short_learned_at}，RoPE {short_rope_at}。标记移走（其余位置的平均）："
+        "学习式表 {short_learned_else}，RoPE {short_rope_else}。训练时标记位置随机：学习式表 {shift_learned_else}，"
+        "RoPE {shift_rope_else}。"),
+}
+EN.update(_SCENES_EN)
+ZH.update(_SCENES_ZH)

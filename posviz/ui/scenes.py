@@ -16,13 +16,14 @@ from posviz.ui.frame import asset, t
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
 
-def header(page):
-    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+def header(page, say=None):
+    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes. say: {narration key:
+    {field: value}} for narrations generated from the page's numbers (their text has {field} slots)."""
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):
         st.caption(t(f"{page}.sources"))
-    scenes(page)
+    scenes(page, say)
 
 
 def _apply_scene(page, index, keep=()):
@@ -51,7 +52,7 @@ def _scene_from_url(page, n):
         _apply_scene(page, index, keep=set(st.query_params.keys()))
 
 
-def scenes(page):
+def scenes(page, say=None):
     """Previous / next buttons over the page's scenes (posviz.scenes); a scene sets the page's widgets,
     the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about."""
     items = SCENES.get(page)
@@ -70,7 +71,8 @@ def scenes(page):
         if st.query_params.get("scene") != str(cur + 1):
             st.query_params["scene"] = str(cur + 1)
         st.session_state["_scene_in_url"][page] = str(cur + 1)
-        st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — {t(items[cur]['say'])}")
+        st.info(f"**{t('ui.scene')} {cur + 1}/{n} · {t(items[cur]['title'])}** — "
+                f"{t(items[cur]['say'], **(say or {}).get(items[cur]['say'], {}))}")
     else:
         row.container(key="scene_hint").caption(t("ui.scene_hint", n=n))
 

@@ -35,7 +35,7 @@ def shipped():
 
     -> dict(buckets, train_length, length, num_sequences, variants (those in results.json), offset, seeds,
             config (of the RoPE model: vocab_size, n_layers, n_heads, d_model, rope_base, ...),
-            provenance dict(cmd, secs, cpu, n, date, seeds, runs, load)).
+            provenance dict(cmd, secs, cpu, timed, n, date, per, runs, load)).
     """
     res, man = evaluate.load_results(), tiny.load_manifest()
     runs = [r for m in man["models"].values() for r in m["runs"].values()]
@@ -46,7 +46,8 @@ def shipped():
                 offset=man["models"]["rope"]["offset"], config=man["models"]["rope"]["config"],
                 provenance=dict(cmd=man.get("last_command", ""), n=res["num_sequences"], date=man.get("date", ""),
                                 secs=f"{man.get('total_wall_time_s', man.get('last_wall_time_s', 0)):.0f}",
-                                cpu=f"{sum(r['cpu_time_s'] for r in runs):.0f}", runs=len(runs),
+                                cpu=f"{sum(r['cpu_time_s'] or 0 for r in runs):.0f}", runs=len(runs),
+                                timed=sum(r.get("cpu_time_s") is not None for r in runs),
                                 per=len(man["seeds"]),
                                 load=" / ".join(f"{x:.1f}" for x in (load.get("start") or [])[:1]
                                                 + (load.get("end") or [])[:1])))
@@ -579,3 +580,120 @@ def frequency_words():
                                                                 ab["hi"][worst_fast][0]),
                 slow_min="{:.0f} %".format(min(ab["lo"][i][0] for i in slow)), best_slow=best_slow,
                 base="{:.0f} %".format(ab["base"][0]))
+
+
+# ---------------------------------------------------------------- the scenes' narration, generated from the runs
+@cached
+def clause(variant):
+    """One variant's behaviour past the training length, as the scenes say it, read off every run (facts):
+    (text key, params), the key naming the case -
+        "length.c.na"           no row past the table: N/A (the learned table)
+        "length.c.holds"        every run >= HOLD in every bucket up to 511
+        "length.c.partly_<tail>"  every run >= HOLD past training up to `pos`, then <tail>:
+                                "chance": every band from `bucket` on reaches chance; "above" / "below": the
+                                last band lies wholly above / below chance
+        "length.c.<tail>"       some run below HOLD right after training, then likewise.
+    params: first (mean of 0–63), next / lo / hi (64–127), last / last_lo / last_hi (448–511), pos, bucket."""
+    f = facts(variant)
+    train = shipped()["train_length"]
+    end = shipped()["buckets"][-1][1] - 1
+    p = dict(first=f["mean"][0], next=f["mean"][1], lo=f["lo"][1], hi=f["hi"][1], last=f["mean"][-1],
+             last_lo=f["lo"][-1], last_hi=f["hi"][-1], pos=f["hold_to"])
+    if f["mean"][1] is None:
+        return "length.c.na", dict(first=p["first"], pos=train - 1)
+    if f["hold_to"] >= end:
+        return "length.c.holds", p
+    if f["chance_from"] is not None:
+        tail, p["bucket"] = "chance", bucket_name(f["chance_from"])
+    else:     # the last band does not reach chance: it lies wholly above or wholly below it
+        tail = "above" if _summary(variant, "acc")["min"][-1] > chance_level(shipped()["config"]["vocab_size"]) \
+            else "below"
+    return ("length.c.partly_" + tail if f["hold_to"] >= 2 * train - 1 else "length.c." + tail), p
+
+
+SCENE_VARIANTS = {        # the variants each scene's narration describes (posviz.scenes.length)
+    "length.s1.say": ("sinusoidal", "learned_clamp"),
+    "length.s2.say": ("alibi", "t5"),
+    "length.s3.say": ("rope", "rope_pi", "rope_ntk", "rope_yarn"),
+    "length.s4.say": ("rope",),
+    "length.s5.say": ("nope",),
+    "length.s_runs.say": ("nope", "rope", "t5"),
+    "lenf.s1.say": ("rope_l4", "rope_nope4", "rope_nope2"),
+    "lenf.s2.say": ("rope", "rope_partial", "rope_prop", "rope_qknorm"),
+}
+
+
+PREFIX = {"length": "length.", "length_today": "lenf."}
+
+
+def _raw(x):
+    """A number or string the narration prints as it is, as a (text key, params) field."""
+    return "length.c.raw", {"x": x}
+
+
+@cached
+def scene_say(page):
+    """The fields of every generated narration of `page` ("length" or "length_today") -> {narration key:
+    {field: (text key, params) or a variant's name key}}: one `clause` per variant the scene describes, and the
+    scene's own numbers (T5 against RoPE, the aliases, the frequency finding, the scaling, the tables and the
+    shortcut)."""
+    check_choice("page", page, tuple(PREFIX))
+    out = {k: {v: ("lenf.pending", {}) if k.startswith("lenf.") and pending(vs) else clause(v) for v in vs}
+           for k, vs in SCENE_VARIANTS.items() if k.startswith(PREFIX[page])}
+    if page == "length":
+        out["length.s2.say"]["t5_rope"] = literature()["t5"]
+        out["length.s5.say"]["train"] = _raw(facts("nope")["mean"][0])
+        width, v, b = _widest()
+        out["length.s_runs.say"].update(widest_name=f"w.len_model.{v}", widest=(
+            "length.c.widest", {"bucket": bucket_name(b), "lo": facts(v)["lo"][b], "hi": facts(v)["hi"][b]}))
+        al, cols = aliases(2, 40), alias_table(2, 40, max(LONG), 2, 1)
+        strong = sorted(((float(w), d) for d, w in zip(cols["offset"], cols["weight"]) if w != "—" and d >= 64),
+                        reverse=True)
+        out["length.s_alias.say"] = {"offsets": _raw(_ranges([d for d in al["aliases"] if d >= 64])),
+                                     "strong": _raw(", ".join(str(d) for _, d in strong[:2])),
+                                     "tight": _raw(", ".join(str(d) for d in aliases(2, 10)["aliases"] if d >= 64))}
+        return out
+    fields = {"lenf.s3.say": (("rope",), ("n_pos", "runs", "fast", "pos_seen", "pos_unseen", "other_seen",
+                                           "other_unseen")),
+              "lenf.s4.say": (("rope",), ("worst_fast", "base", "worst_fast_acc", "slow_min")),
+              "lenf.s5.say": (SCALING, ("rope_pi4", "ft_pi", "rope_yarn4", "ft_yarn", "rope_pi4_far", "ft_pi_far")),
+              "lenf.s6.say": (SCALING, ("rope", "ft_none", "rope_ntk4", "ft_ntk", "rope_far", "ft_none_far")),
+              "lenf.s7.say": (TABLE, ("clamp", "mod", "grow", "train")),
+              "lenf.s8.say": (SHORTCUT, ("short_learned_at", "short_learned_else", "short_rope_at", "short_rope_else",
+                                         "shift_learned_else", "shift_rope_else"))}
+    words = {}
+    for part, ok in ((frequency_words, not pending(("rope",))), (scaling_words, not pending(SCALING)),
+                     (table_words, not pending(TABLE)), (shortcut_words, not pending(SHORTCUT))):
+        words.update(part() if ok else {})
+    for k, (needs, names) in fields.items():
+        out[k] = {n: ("lenf.pending", {}) if pending(needs) else _raw(words[n]) for n in names}
+    return out
+
+
+@cached
+def pending(names):
+    """The variants or marker-task runs of `names` (a tuple) that results.json does not hold (yet): a training
+    command still running, or stopped -> tuple, () when every one is there with every seed."""
+    res = evaluate.load_results()
+    have = {**res["variants"], **res["marker"]}
+    return tuple(n for n in names if n not in have or len(have[n]["acc"]["seeds"]) < len(SEEDS))
+
+
+def _ranges(xs):
+    """[121, 122, 259, 322] -> "121–122, 259, 322" (runs of consecutive numbers joined)."""
+    out, start = [], None
+    for i, x in enumerate(xs):
+        if start is None:
+            start = x
+        if i + 1 == len(xs) or xs[i + 1] != x + 1:
+            out.append(str(start) if start == x else f"{start}–{x}")
+            start = None
+    return ", ".join(out)
+
+
+@cached
+def _widest():
+    """The widest band (max - min over the runs, percent points) of the main chart's default methods past
+    training -> (width, variant, bucket index)."""
+    return max((facts(v)["hi"][b] - facts(v)["lo"][b], v, b) for v in SHOWN
+               for b in range(1, len(shipped()["buckets"])) if facts(v)["hi"][b] is not None)

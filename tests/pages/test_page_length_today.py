@@ -22,36 +22,48 @@ def test_renders_every_section(lang):
     t = text.TABLES[lang]
     assert at.title[0].value == t["length_today.title"]
     figs = figures(at)
-    assert len(figs) == 7            # variants, two share maps, ablation, scaling, learned table, shortcut
+    sections = {view.FRONTIER: 1, ("rope",): 3, view.SCALING: 1, view.TABLE: 1, view.SHORTCUT: 1}
+    # variants, two share maps and the ablation, scaling, learned table, shortcut; a section whose runs are not
+    # trained yet shows a note instead (the training command may still be running)
+    ready = {needs: not view.pending(needs) for needs in sections}
+    assert len(figs) == sum(n for needs, n in sections.items() if ready[needs])
     for f in figs:
         assert len(str(f)) < 400_000
-    main = _fig(at, t["lenf.fig_variants"])
-    lines = [tr for tr in main["data"] if tr.get("mode") == "lines+markers"]
-    bands = [tr for tr in main["data"] if tr.get("fill") == "toself"]
-    assert len(lines) == len(bands) == len(view.FRONTIER)
-    assert {tr["name"] for tr in lines} == {t[f"lenf.name.{v}"] for v in view.FRONTIER}
     md = " ".join(m.value for m in at.markdown)
-    groups = view.verdict_groups(view.FRONTIER)
-    want = t["lenf.variants_read"].format(**{w: ", ".join(t[f"lenf.name.{v}"] for v in vs) or "—"
-                                            for w, vs in groups.items()})
-    assert want in md
+    note = t["lenf.pending_runs"].split("{")[0]
+    assert (note in " ".join(i.value for i in at.info)) == (not all(ready.values()))
+    if ready[view.FRONTIER]:
+        main = _fig(at, t["lenf.fig_variants"])
+        lines = [tr for tr in main["data"] if tr.get("mode") == "lines+markers"]
+        bands = [tr for tr in main["data"] if tr.get("fill") == "toself"]
+        assert len(lines) == len(bands) == len(view.FRONTIER)
+        assert {tr["name"] for tr in lines} == {t[f"lenf.name.{v}"] for v in view.FRONTIER}
+        groups = view.verdict_groups(view.FRONTIER)
+        want = t["lenf.variants_read"].format(**{w: ", ".join(t[f"lenf.name.{v}"] for v in vs) or "—"
+                                                for w, vs in groups.items()})
+        assert want in md
     assert t["lenf.freq_finding"].format(**view.frequency_words()) in md
-    assert t["lenf.scale_read"].format(steps=recipes.FINE_TUNE["steps"], **view.scaling_words()) in md
-    assert t["lenf.table_read"].format(**view.table_words()) in md
-    assert t["lenf.short_read"].format(**view.shortcut_words()) in md
+    if ready[view.SCALING]:
+        assert t["lenf.scale_read"].format(steps=recipes.FINE_TUNE["steps"], **view.scaling_words()) in md
+    if ready[view.TABLE]:
+        assert t["lenf.table_read"].format(**view.table_words()) in md
+    if ready[view.SHORTCUT]:
+        assert t["lenf.short_read"].format(**view.shortcut_words()) in md
 
 
 def test_the_verdict_table_is_the_views():
+    if view.pending(view.FRONTIER):
+        pytest.skip("today's variants are not trained yet (the training command is still running)")
     at = open_page(PAGE, "en")
-    table = next(tb for tb in markdown_tables(at) if text.EN["lenf.col.word"] in tb.columns)
+    table = next(tb for tb in markdown_tables(at) if text.TABLES["en"]["lenf.col.word"] in tb.columns)
     cols = view.verdict_table(view.FRONTIER)
-    assert list(table[text.EN["lenf.col.next"]]) == cols["next"]
-    assert list(table[text.EN["lenf.col.word"]]) == [text.EN[f"lenf.word.{w}"] for w in cols["word"]]
+    assert list(table[text.TABLES["en"]["lenf.col.next"]]) == cols["next"]
+    assert list(table[text.TABLES["en"]["lenf.col.word"]]) == [text.TABLES["en"][f"lenf.word.{w}"] for w in cols["word"]]
 
 
 def test_the_run_selector_changes_the_share_maps():
-    a = _fig(open_page(PAGE, "en", lenf_run="0"), text.EN["lenf.share_seen"])
-    b = _fig(open_page(PAGE, "en", lenf_run="3"), text.EN["lenf.share_seen"])
+    a = _fig(open_page(PAGE, "en", lenf_run="0"), text.TABLES["en"]["lenf.share_seen"])
+    b = _fig(open_page(PAGE, "en", lenf_run="3"), text.TABLES["en"]["lenf.share_seen"])
     assert a["data"][0]["text"] != b["data"][0]["text"]
 
 

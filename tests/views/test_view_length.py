@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 import torch
 
+from posviz import text
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.relative import t5_relative_position_bucket
 from posviz.pe.rope import rope_inv_freq
+from posviz.scenes.length import SCENES
 from posviz.tinylm import evaluate
 from posviz.tinylm import model as tiny
 from posviz.views import length as view
@@ -19,7 +21,7 @@ def test_shipped_is_plain_and_complete():
     assert info["train_length"] == 64 and info["length"] == 512 and info["offset"] == 2
     assert info["buckets"][0] == [0, 64] and len(info["buckets"]) == 8
     assert info["variants"] == list(evaluate.ALL_VARIANTS) and info["seeds"] == [0, 1, 2, 3, 4]
-    assert set(info["provenance"]) == {"cmd", "secs", "cpu", "n", "date", "runs", "per", "load"}
+    assert set(info["provenance"]) == {"cmd", "secs", "cpu", "timed", "n", "date", "runs", "per", "load"}
     assert info["provenance"]["cmd"].startswith("python -m posviz.tinylm.train")
     assert info["provenance"]["runs"] == 5 * len(tiny.load_manifest()["models"])
 
@@ -93,7 +95,9 @@ def test_bundled_views_are_the_views_they_bundle():
     main = view.main_plot("loss", ("rope", "learned"))
     series = view.curves("loss", ("rope", "learned"))
     assert main["series"] == series
-    assert {"values": main["reference"], "y_range": main["y_range"]} == view.reference("loss", series)
+    tops = {f"{v} max": b[1] for v, b in view.bands("loss", ("rope", "learned")).items()}   # the bands fit too
+    assert main["bands"] == view.bands("loss", ("rope", "learned"))
+    assert {"values": main["reference"], "y_range": main["y_range"]} == view.reference("loss", {**series, **tops})
     pair = view.maps("rope", 64, 128, 2, 3)
     np.testing.assert_array_equal(pair["short"], view.attention("rope", 64, 1, 2))
     np.testing.assert_array_equal(pair["long"], view.attention("rope", 128, 1, 2))
@@ -203,3 +207,96 @@ def test_seed_table_prints_mean_and_range():
     col = [x[1] for x in r]
     assert table["rows"]["rope"][1] == f"{view.pct(sum(col) / 5)} ({view.pct(min(col))}–{view.pct(max(col))})"
     assert table["rows"]["learned"][1] == "N/A" and table["buckets"][1] == "64–127"
+
+
+# ---------------------------------------------------------------- the scenes' narration is generated from the runs
+def _fill(lang, fields):
+    return {k: text.get(lang, v[0], **v[1]) if isinstance(v, tuple) else text.get(lang, v) for k, v in fields.items()}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", ["length", "length_today"])
+def test_every_scene_narration_is_filled(page, lang):
+    """Every scene of both pages gets every field its text names, in both languages (no {slot} left)."""
+    say = view.scene_say(page)
+    for sc in SCENES[page]:
+        fields = say.get(sc["say"], {})
+        out = text.get(lang, sc["say"], **_fill(lang, fields)) if fields else text.get(lang, sc["say"])
+        assert "{" not in out and "}" not in out, (sc["say"], out)
+
+
+def _clause_ok(variant, key, p):
+    """The clause's case and numbers against the variant's runs (every run, every bucket)."""
+    runs = _runs(variant)
+    col = [[r[b] for r in runs] for b in range(8)]
+    mean = [None if None in c else view.pct(sum(c) / len(c)) for c in col]
+    assert p["first"] == mean[0]
+    if key == "length.c.na":
+        assert None in col[1] and p["pos"] == 63
+        return
+    assert (p["next"], p["lo"], p["hi"]) == (mean[1], view.pct(min(col[1])), view.pct(max(col[1])))
+    assert (p["last"], p["last_lo"], p["last_hi"]) == (mean[7], view.pct(min(col[7])), view.pct(max(col[7])))
+    ok = [min(c) >= 0.9 for c in col]
+    if key == "length.c.holds":
+        assert all(ok)
+        return
+    assert not all(ok)
+    partly = key.startswith("length.c.partly_")
+    assert partly == all(ok[:2])                                  # every run >= 90 % in 64–127 too
+    if partly:
+        assert p["pos"] == 64 * ok.index(False) - 1
+    touch = [min(c) <= CHANCE <= max(c) for c in col]
+    tail = key.rsplit("_", 1)[-1].rsplit(".", 1)[-1]
+    if tail == "chance":
+        first = [view.bucket_name(b) for b in range(8)].index(p["bucket"])
+        assert all(touch[first:]) and (first == 0 or not touch[first - 1])     # "chance" only where the band is
+    elif tail == "above":
+        assert min(col[7]) > CHANCE
+    else:
+        assert tail == "below" and max(col[7]) < CHANCE
+
+
+@pytest.mark.parametrize("variant", sorted({v for vs in view.SCENE_VARIANTS.values() for v in vs}))
+def test_every_clause_says_what_its_runs_show(variant):
+    if view.pending((variant,)):
+        pytest.skip(f"{variant}: not trained yet (the training command is still running)")
+    _clause_ok(variant, *view.clause(variant))
+
+
+def test_length_scenes_read_their_numbers_off_the_views():
+    say = view.scene_say("length")
+    for k, vs in view.SCENE_VARIANTS.items():
+        if k.startswith("length."):
+            for v in vs:
+                assert say[k][v] == view.clause(v)
+    assert say["length.s2.say"]["t5_rope"] == view.literature()["t5"]
+    assert say["length.s5.say"]["train"] == ("length.c.raw", {"x": view.facts("nope")["mean"][0]})
+    width, v, b = view._widest()
+    for u in view.SHOWN:                                          # no band past training is wider
+        f = view.facts(u)
+        assert all(f["hi"][c] - f["lo"][c] <= width for c in range(1, 8) if f["hi"][c] is not None)
+    assert say["length.s_runs.say"]["widest_name"] == f"w.len_model.{v}"
+    al = say["length.s_alias.say"]
+    assert al["offsets"][1]["x"] == view._ranges([d for d in view.aliases(2, 40)["aliases"] if d >= 64])
+    assert al["tight"][1]["x"] == "379"
+    cols = view.alias_table(2, 40, 512, 2, 1)
+    w = {d: float(x) for d, x in zip(cols["offset"], cols["weight"]) if x != "—" and d >= 64}
+    top = sorted(w, key=w.get, reverse=True)[:2]
+    assert al["strong"][1]["x"] == ", ".join(str(d) for d in top)
+    assert view._ranges([121, 122, 259, 322, 498, 499]) == "121–122, 259, 322, 498–499"
+
+
+def test_today_scenes_read_their_numbers_off_the_views():
+    say = view.scene_say("length_today")
+    words = {}
+    for part, needs in ((view.frequency_words, ("rope",)), (view.scaling_words, view.SCALING),
+                        (view.table_words, view.TABLE), (view.shortcut_words, view.SHORTCUT)):
+        words.update(part() if not view.pending(needs) else {})
+    for k, fields in say.items():
+        for name, value in fields.items():
+            if value == ("lenf.pending", {}):
+                continue
+            if name in words:
+                assert value == ("length.c.raw", {"x": words[name]}), (k, name)
+            else:
+                assert value == view.clause(name), (k, name)
