@@ -81,7 +81,8 @@ def frequency_use():
             labels=ui.labels(title="lenf.abl_title", subtitle=("lenf.abl_sub", {"n": n_runs}), x="lenf.abl_x",
                              y="lenf.abl_y", b0="lenf.abl_b0", b1="lenf.abl_b1"))
     ui.explain(lengtheval.rotation_ablation, note=ui.t("lenf.explain_ablation"))
-    st.markdown(ui.t("lenf.freq_finding", **view.frequency_words()))
+    words = view.frequency_words()
+    st.markdown(ui.t("lenf.freq_finding", **words) + "\n\n" + ui.t("lenf.freq_lit", **words))
 
 
 def scaling():

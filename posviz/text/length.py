@@ -163,7 +163,7 @@ EN = {
         "look-up among up to 512 keys. T5 puts every distance of {last} or more into the same last bucket, so "
         "the number of far keys sharing that bias grows with the length, and together they soak up the attention "
         "(run 0: at position {query} about {share}% of the weight of layer {layer}, head {head} lands {last} or "
-        "more tokens back; see its entropy rise). ALiBi's penalty keeps growing with distance instead. A "
+        "more tokens back; its entropy is in the chart above). ALiBi's penalty keeps growing with distance instead. A "
         "perplexity averages over many easy local predictions and can hide this.\n"
         "- **Kazemnejad et al. 2023** found that decoder-only models *without* position encoding (NoPE) "
         "length-generalise better than RoPE, ALiBi or T5 on several synthetic reasoning tasks, and proved that "
@@ -176,9 +176,9 @@ EN = {
         "- **PI** (Chen et al. 2023) and **YaRN** (Peng et al. 2023) are meant to be followed by a short "
         "fine-tuning at the long length; **NTK-aware** scaling (bloc97 2023) was proposed as a fix that needs "
         "no fine-tuning. Here all three are applied with *no* fine-tuning (the page “Today's RoPE, trained” adds "
-        "the fine-tuning). PI then breaks even the trained range: an offset of 2 tokens becomes a rotation of "
-        "0.25 positions, a phase the model never saw. NTK-aware and YaRN keep the fast pairs (and with them the "
-        "short offset) and stretch only the slow ones.\n"
+        "the fine-tuning). *Our runs:* PI {pi}; NTK-aware {ntk}; YaRN {yarn}. PI at s = 8 turns an offset of 2 "
+        "tokens into a rotation of 0.25 positions, a phase the model never saw; NTK-aware and YaRN keep the fast "
+        "pairs (and with them the short offset) and stretch only the slow ones.\n"
         "- **“Same words, different order…” §14**: being able to *run* at 32K is not *working* at 32K, so report "
         "loss and accuracy per length bucket. Every model here except the learned table runs at 512; only the "
         "buckets show which ones work."),
@@ -338,7 +338,7 @@ ZH = {
         "ALiBi 则在训练长度的许多倍处依然平稳。*我们的训练*：{press}。T5 与 RoPE 相比：{t5}。"
         "我们的任务要在多达 512 个 key 中精确找到一个；"
         "T5 把 {last} 及以上的所有距离都放进同一个最后的桶，于是共享这个偏置的远处 key 随长度增多，合起来把注意力吸走"
-        "（第 0 次训练：在位置 {query}，第 {layer} 层第 {head} 个头约 {share}% 的权重落在 {last} 个 token 及更远处；看它的熵上升），"
+        "（第 0 次训练：在位置 {query}，第 {layer} 层第 {head} 个头约 {share}% 的权重落在 {last} 个 token 及更远处；它的熵见上图），"
         "而 ALiBi 的惩罚随距离持续增大。困惑度是在大量容易的局部预测上取平均，可能把这种现象掩盖掉。\n"
         "- **Kazemnejad 等 2023** 发现，在若干合成推理任务上，*不加*位置编码（NoPE）的 decoder-only 模型"
         "比 RoPE、ALiBi、T5 的长度泛化更好，并证明因果掩码让 NoPE 能表示绝对与相对位置"
@@ -348,8 +348,8 @@ ZH = {
         "而长度泛化本来就随任务而变。\n"
         "- **PI**（Chen 等 2023）和 **YaRN**（Peng 等 2023）原本都要在长长度上再做一小段续训；"
         "**NTK-aware** 缩放（bloc97 2023）则是作为免续训的办法提出的。这里三种都*不*续训直接用（“今天的 RoPE，实际训练”一页加上了续训）。"
-        "结果 PI 连训练范围内都坏了：2 个 token 的位移变成了 0.25 个位置的旋转，是模型从未见过的相位。"
-        "NTK-aware 和 YaRN 保留高频对（也就保住了短位移），只拉伸低频对。\n"
+        "*我们的各次训练*：PI {pi}；NTK-aware {ntk}；YaRN {yarn}。s = 8 时 PI 把 2 个 token 的位移变成 0.25 个位置的旋转，"
+        "是模型从未见过的相位；NTK-aware 和 YaRN 保留高频对（也就保住了短位移），只拉伸低频对。\n"
         "- **《词相同但顺序不同…》§14**：能在 32K 上*运行*不等于在 32K 上*好用*，应按长度分桶报告损失和准确率。"
         "这里除学习式表以外的每个模型都能在 512 上运行，只有分桶结果才说明哪些真正好用。"),
     "length.lit.order_all": "在训练范围之后的每个桶里，正弦、RoPE、ALiBi 都恰好按这个顺序排列，各次训练的色带互不重叠",
@@ -503,6 +503,17 @@ _FRONTIER_EN = {
         "seen in training and {pos_unseen} at the offsets never seen; in the other {n_other} heads, "
         "{other_seen} and {other_unseen}. Removing the rotation of fast pair {worst_fast} drops the accuracy in "
         "0–63 from {base} to {worst_fast_acc}; removing any one slow pair leaves every run at least {slow_min}."),
+    "lenf.freq_lit": (
+        "**Against the literature.** Barbero et al. 2024 (“Round and Round We Go!”) found in Gemma 7B that the "
+        "highest frequencies build positional attention patterns (such as looking at the previous token) and the "
+        "lowest frequencies carry semantic content. *Agree:* our positional heads lean on the fast pairs "
+        "({pos_seen} of the score's size on {fast}, where an even split over the {n_pairs} pairs would give "
+        "{even_fast}), more than the other heads do ({other_seen}), and only a fast pair's rotation is missed when "
+        "it is removed. *Disagree:* our slow pairs carry little at all: {other_slow} of the score in the other "
+        "heads, below their even share of {even_slow}. The copy task has no content to match through q·k, so "
+        "this toy cannot show slow pairs carrying meaning. Past the training length the shares barely move "
+        "({pos_unseen} at the offsets never seen): the heads keep reading the same fast pairs, whose phases "
+        "repeat (the phase aliases of “Train short, test long”)."),
     "lenf.scale_title": "PI, NTK-aware, YaRN at 256, with and without a short fine-tune",
     "lenf.scale_intro": (
         "The five RoPE runs trained at 64, their frequencies changed for a target length of {length} (s = 4): "
@@ -629,6 +640,14 @@ _FRONTIER_ZH = {
         "快频率对 {fast} 在训练中见过的位移上占分数大小的 {pos_seen}，在从未见过的位移上占 {pos_unseen}；"
         "其余 {n_other} 个头里分别是 {other_seen} 和 {other_unseen}。"
         "去掉快频率对 {worst_fast} 的旋转，0–63 的准确率从 {base} 降到 {worst_fast_acc}；去掉任何一个慢频率对，每次训练都至少还有 {slow_min}。"),
+    "lenf.freq_lit": (
+        "**和文献对照。** Barbero 等 2024（“Round and Round We Go!”）在 Gemma 7B 中发现：最高的频率用来构造位置型注意力模式"
+        "（比如看前一个 token），最低的频率携带语义内容。*一致*：我们的位置头倚重快频率对（{fast} 占分数大小的 {pos_seen}，"
+        "而在 {n_pairs} 个频率对上平均分配只有 {even_fast}），比其余的头更倚重（{other_seen}），而且只有去掉快频率对的旋转才会造成损失。"
+        "*不一致*：我们的慢频率对几乎不承担什么：在其余的头里只占分数的 {other_slow}，低于平均分配的 {even_slow}。"
+        "复制任务没有需要通过 q·k 匹配的内容，所以这个玩具模型无法展示慢频率对携带语义。"
+        "超出训练长度后占比几乎不变（从未见过的位移上为 {pos_unseen}）：这些头继续读同样的快频率对，而它们的相位会重复"
+        "（即“短训长测”一页的相位混叠）。"),
     "lenf.scale_title": "PI、NTK-aware、YaRN 扩到 256：续训与不续训",
     "lenf.scale_intro": (
         "五次在 64 上训练的 RoPE，把频率换成面向目标长度 {length} 的值（s = 4）：点线是完全不再训练；"

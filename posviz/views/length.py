@@ -478,7 +478,8 @@ def _bucket_list(idx):
 @cached
 def literature():
     """The computed clauses of the literature paragraph -> {placeholder: (text key, params)}: how sinusoidal,
-    RoPE and ALiBi are ordered per bucket past training (bands apart or not), T5 against RoPE, NoPE past training."""
+    RoPE and ALiBi are ordered per bucket past training (bands apart or not), T5 against RoPE, NoPE past training,
+    the three scalings without fine-tuning (`clause`)."""
     past = range(1, len(shipped()["buckets"]))
     a, b = order("rope", "sinusoidal"), order("alibi", "rope")
     both = [k for k in past if a[k] == 1 and b[k] == 1]
@@ -507,7 +508,7 @@ def literature():
     else:
         nope = ("length.lit.nope_above", {"next": fn["mean"][1], "lo": fn["lo"][1], "hi": fn["hi"][1],
                                           "last": fn["mean"][-1], "last_lo": fn["lo"][-1]})
-    return dict(press=press, t5=t5, nope=nope)
+    return dict(press=press, t5=t5, nope=nope, pi=clause("rope_pi"), ntk=clause("rope_ntk"), yarn=clause("rope_yarn"))
 
 
 @cached
@@ -579,7 +580,9 @@ def frequency_words():
                 worst_fast_acc="{:.0f} % ({:.0f}–{:.0f})".format(ab["mean"][worst_fast][0], ab["lo"][worst_fast][0],
                                                                 ab["hi"][worst_fast][0]),
                 slow_min="{:.0f} %".format(min(ab["lo"][i][0] for i in slow)), best_slow=best_slow,
-                base="{:.0f} %".format(ab["base"][0]))
+                base="{:.0f} %".format(ab["base"][0]), other_slow=f"{100 - s['other'][0][0]} %",
+                even_fast=f"{round(100 * len(fast) / len(ab['mean']))} %",
+                even_slow=f"{round(100 * len(slow) / len(ab['mean']))} %", n_pairs=len(ab["mean"]))
 
 
 # ---------------------------------------------------------------- the scenes' narration, generated from the runs

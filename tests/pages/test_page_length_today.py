@@ -57,8 +57,9 @@ def test_the_verdict_table_is_the_views():
     at = open_page(PAGE, "en")
     table = next(tb for tb in markdown_tables(at) if text.TABLES["en"]["lenf.col.word"] in tb.columns)
     cols = view.verdict_table(view.FRONTIER)
-    assert list(table[text.TABLES["en"]["lenf.col.next"]]) == cols["next"]
-    assert list(table[text.TABLES["en"]["lenf.col.word"]]) == [text.TABLES["en"][f"lenf.word.{w}"] for w in cols["word"]]
+    en = text.TABLES["en"]
+    assert list(table[en["lenf.col.next"]]) == cols["next"]
+    assert list(table[en["lenf.col.word"]]) == [en[f"lenf.word.{w}"] for w in cols["word"]]
 
 
 def test_the_run_selector_changes_the_share_maps():

@@ -300,3 +300,31 @@ def test_today_scenes_read_their_numbers_off_the_views():
                 assert value == ("length.c.raw", {"x": words[name]}), (k, name)
             else:
                 assert value == view.clause(name), (k, name)
+
+
+def test_the_literature_paragraphs_fixed_words_hold():
+    """The words the literature paragraph does not generate: NoPE learns the task in every run ("position leaks
+    through the causal mask") and does not extrapolate (some run below 90 % right past training); the scalings'
+    clauses are `clause`'s."""
+    nope = _runs("nope")
+    assert min(r[0] for r in nope) >= 0.9 and min(r[1] for r in nope) < 0.9
+    lit = view.literature()
+    assert (lit["pi"], lit["ntk"], lit["yarn"]) == tuple(view.clause(v) for v in ("rope_pi", "rope_ntk", "rope_yarn"))
+
+
+def test_the_frequency_words_hold_for_the_runs():
+    """lenf.freq_lit's fixed words against frequency_summary: the positional heads lean on the fast pairs more than
+    an even split and more than the other heads; only a fast pair's rotation is missed (every slow pair removed
+    leaves every run >= 99 % in 0–63); the slow pairs carry less than their even share in the other heads; the
+    shares "barely move" past training (within 5 points)."""
+    s = view.frequency_summary()
+    ab, fast = s["ablation"], s["fast_pairs"]
+    n = len(ab["mean"])
+    assert s["n_pos"] > 0 and s["pos"][0][1] > 100 * len(fast) / n
+    assert s["pos"][0][0] > s["other"][0][0]
+    assert min(ab["lo"][i][0] for i in range(n) if i not in fast) >= 99
+    assert min(ab["mean"][i][0] for i in fast) < 90
+    assert 100 - s["other"][0][0] < 100 * (n - len(fast)) / n
+    assert abs(s["pos"][1][0] - s["pos"][0][0]) <= 5
+    w = view.frequency_words()
+    assert w["other_slow"] == f"{100 - s['other'][0][0]} %" and w["even_fast"] == "38 %" and w["even_slow"] == "62 %"
