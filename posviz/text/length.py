@@ -121,13 +121,16 @@ EN = {
     "length.findings": (
         "**What our models did**: the mean accuracy (%) of the {n} runs in each bucket, 0–63 → 64–127 → … → "
         "448–511; chance is 1/31 ≈ 3 %. The words are read off the runs: *chance* only where the band of the runs "
-        "reaches the chance line, *holds* only where every run is at least 90 %."),
+        "reaches the chance line within sampling noise (two standard errors of a bucket's ~4,000 answers, ±0.6 "
+        "points), *holds* only where every run is at least 90 %."),
     "length.table_method": "method",
     "length.f.seq": "{seq}",
     "length.f.hold": "every run at least 90 % up to position {pos}",
     "length.f.nohold": "some run is below 90 % even inside the training range",
     "length.f.chance": "its band reaches chance from {bucket} on",
     "length.f.above": "above chance in every run and bucket (lowest run: {lo} % in {bucket})",
+    "length.f.touch": "its band reaches chance in {buckets}, yet not from there to the end",
+    "length.f.below": "below chance in every run in {buckets}",
     "length.f.na": "N/A past position {pos} (the table has no row there)",
     "length.f.spread": "the runs differ most in {bucket}: {lo}–{hi} %",
     "length.maps_title": "Inside one head: the same model at the training length and far beyond it",
@@ -191,6 +194,8 @@ EN = {
     "length.lit.t5_slower": ("every T5 run stays above every RoPE run in every bucket past training: it "
                              "collapses more slowly, yet it does collapse ({last} % in 448–511)"),
     "length.lit.t5_faster": "every T5 run stays below every RoPE run in every bucket past training",
+    "length.lit.t5_overlap": ("the bands of T5 and RoPE overlap in every bucket past training: five runs do not "
+                              "order them"),
     "length.lit.t5_mixed": ("every T5 run is above every RoPE run in {above}, below in {below}, and the bands "
                             "overlap in {overlap}"),
     "length.lit.nope_chance": ("{next} % in 64–127 (runs {lo}–{hi} %), and the band reaches chance from {bucket} "
@@ -301,13 +306,16 @@ ZH = {
         "每次训练都在 {n} 条长度 512 的序列上打分。"),
     "length.findings": (
         "**我们的模型实际表现**：各桶里 {n} 次训练的平均准确率（%），0–63 → 64–127 → … → 448–511；随机猜为 1/31 ≈ 3%。"
-        "用词都读自各次训练：只有各次训练的色带碰到随机猜的线才说“随机水平”，只有每次训练都不低于 90% 才说“保持”。"),
+        "用词都读自各次训练：只有各次训练的色带在抽样误差之内碰到随机猜的线（一个桶约 4000 个答案的两个标准误，±0.6 个百分点）"
+        "才说“随机水平”，只有每次训练都不低于 90% 才说“保持”。"),
     "length.table_method": "方法",
     "length.f.seq": "{seq}",
     "length.f.hold": "到位置 {pos} 为止每次训练都保持至少 90%",
     "length.f.nohold": "即使在训练范围内也有某次训练低于 90%",
     "length.f.chance": "从 {bucket} 起色带碰到随机水平",
     "length.f.above": "每次训练、每个桶都高于随机水平（最低的一次：{bucket} 为 {lo}%）",
+    "length.f.touch": "它的色带在 {buckets} 碰到随机水平，但并非从那里一直到最后",
+    "length.f.below": "在 {buckets} 每次训练都低于随机水平",
     "length.f.na": "位置 {pos} 之后为 N/A（表里没有那一行）",
     "length.f.spread": "各次训练差别最大的是 {bucket}：{lo}–{hi}%",
     "length.maps_title": "看进一个头里：同一个模型在训练长度和远超训练长度时",
@@ -357,6 +365,7 @@ ZH = {
     "length.lit.order_none": "训练范围之后没有哪个桶里正弦、RoPE、ALiBi 的色带按这个顺序互相分开",
     "length.lit.t5_slower": "训练范围之后的每个桶里，T5 的每次训练都高于 RoPE 的每次训练：它崩得更慢，但仍然崩了（448–511 为 {last}%）",
     "length.lit.t5_faster": "训练范围之后的每个桶里，T5 的每次训练都低于 RoPE 的每次训练",
+    "length.lit.t5_overlap": "训练范围之后的每个桶里，T5 与 RoPE 的色带都重叠：五次训练分不出它们的先后",
     "length.lit.t5_mixed": "T5 的每次训练在 {above} 高于 RoPE 的每次训练，在 {below} 低于它，在 {overlap} 两条色带重叠",
     "length.lit.nope_chance": "64–127 为 {next}%（各次训练 {lo}–{hi}%），从 {bucket} 起色带碰到随机水平",
     "length.lit.nope_above": "64–127 为 {next}%（各次训练 {lo}–{hi}%），448–511 为 {last}%，连最低的一次（{last_lo}%）也高于随机水平",
@@ -730,8 +739,7 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "large offsets (the finder below names them). RoPE over its five runs: {rope}."),
     "length.s5.say": (
         "NoPE has no position encoding: only the causal mask tells a token where it is (Haviv et al. 2022; "
-        "Kazemnejad et al. 2023). It learns the task to {train} % in 0–63 (mean of the runs); past training: "
-        "{nope}. The chart shows the loss."),
+        "Kazemnejad et al. 2023). Its runs: {nope}. The chart shows the loss."),
     "length.s_runs.title": "Why five runs: the band",
     "length.s_runs.say": (
         "One run is one draw of initial weights and data order; the band spans the lowest to the highest of five. "
@@ -807,7 +815,7 @@ _SCENES_ZH = {
         "（下面的查找器会列出它们）。RoPE 五次训练：{rope}。"),
     "length.s5.say": (
         "NoPE 没有任何位置编码：只有因果掩码告诉 token 它在哪里（Haviv 等 2022；Kazemnejad 等 2023）。"
-        "它在 0–63 把任务学到 {train}%（各次训练的平均）；训练范围之后：{nope}。图上显示的是损失。"),
+        "它的各次训练：{nope}。图上显示的是损失。"),
     "length.s_runs.title": "为什么训练五次：色带",
     "length.s_runs.say": (
         "一次训练就是一次初始权重和数据顺序的抽取；色带覆盖五次中最低到最高的一次。NoPE：{nope}。RoPE：{rope}。"

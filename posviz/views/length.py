@@ -118,16 +118,27 @@ def pct(x):
     return None if x is None else int(math.floor(100 * x + 0.5))
 
 
-def touches(lo, hi, level):
-    """The band [lo, hi] reaches `level` (the only case the text may call "chance")."""
-    return lo is not None and lo <= level <= hi
+def touches(lo, hi, level, noise=0.0):
+    """The band [lo, hi] reaches `level` within `noise` (the only case the text may call "chance")."""
+    return lo is not None and lo <= level + noise and hi >= level - noise
+
+
+def chance_noise(p, count):
+    r"""Sampling noise of one bucket's accuracy at chance: two standard errors of the share of `count` answers
+    that a uniform guess gets right.
+
+    Formula:
+        \varepsilon_b=2\sqrt{\frac{p\,(1-p)}{n_b}},\qquad p=\frac{1}{V-1},\ n_b=\#\{\text{answers in bucket } b\}
+    """
+    return 2.0 * math.sqrt(p * (1.0 - p) / max(1, count))
 
 
 @cached
 def facts(variant, metric="acc"):
     r"""What the text may say about one variant's accuracy per bucket, read off its seeds.
 
-    -> dict(mean, lo, hi (percent per bucket, None = N/A), chance (per bucket: the band touches 1/(V-1)),
+    -> dict(mean, lo, hi (percent per bucket, None = N/A), chance (per bucket: the band touches 1/(V-1) within
+            the sampling noise chance_noise of the bucket's answers),
             hold_to (last position up to which every seed is >= HOLD in every bucket, -1: not even the first),
             chance_from (first bucket index from which every band touches chance; None: never),
             widest (bucket index of the widest band), seeds (number of runs)).
@@ -136,7 +147,8 @@ def facts(variant, metric="acc"):
     info = shipped()
     chance = chance_level(info["config"]["vocab_size"])
     buckets = info["buckets"]
-    at = [touches(lo, hi, chance) for lo, hi in zip(s["min"], s["max"])]
+    count = evaluate.load_results()["variants"][variant]["count"]
+    at = [touches(lo, hi, chance, chance_noise(chance, n)) for lo, hi, n in zip(s["min"], s["max"], count)]
     hold_to = -1
     for (_, b), lo in zip(buckets, s["min"]):
         if lo is None or lo < HOLD:
@@ -146,7 +158,7 @@ def facts(variant, metric="acc"):
     widths = [(-1 if lo is None else hi - lo) for lo, hi in zip(s["min"], s["max"])]
     return dict(mean=[pct(v) for v in s["mean"]], lo=[pct(v) for v in s["min"]], hi=[pct(v) for v in s["max"]],
                 chance=at, hold_to=hold_to, chance_from=chance_from, widest=int(np.argmax(widths)),
-                seeds=len(s["seeds"]))
+                seeds=len(s["seeds"]), noise=[chance_noise(chance, n) for n in count])
 
 
 @cached
@@ -184,9 +196,15 @@ def finding_lines(variants):
             parts.append(("length.f.chance", {"bucket": bucket_name(f["chance_from"])}))
         elif n_valid < len(f["mean"]):
             parts.append(("length.f.na", {"pos": shipped()["train_length"] - 1}))
+        elif any(f["chance"]):
+            parts.append(("length.f.touch", {"buckets": _bucket_list([b for b, t in enumerate(f["chance"]) if t])}))
         else:
+            runs = _summary(v, "acc")
+            level = chance_level(shipped()["config"]["vocab_size"])
+            below = [b for b in range(len(f["mean"])) if runs["max"][b] < level - f["noise"][b]]
             low = min(range(len(f["mean"])), key=lambda b: f["lo"][b])
-            parts.append(("length.f.above", {"lo": f["lo"][low], "bucket": bucket_name(low)}))
+            parts.append(("length.f.below", {"buckets": _bucket_list(below)}) if below else
+                         ("length.f.above", {"lo": f["lo"][low], "bucket": bucket_name(low)}))
         w = f["widest"]
         if f["hi"][w] is not None and f["hi"][w] - f["lo"][w] >= 10:
             parts.append(("length.f.spread", {"lo": f["lo"][w], "hi": f["hi"][w], "bucket": bucket_name(w)}))
@@ -498,6 +516,8 @@ def literature():
         t5 = ("length.lit.t5_slower", {"last": f5["mean"][-1]})
     elif len(below) == len(past):
         t5 = ("length.lit.t5_faster", {"last": f5["mean"][-1]})
+    elif len(over) == len(past):
+        t5 = ("length.lit.t5_overlap", {})
     else:
         t5 = ("length.lit.t5_mixed", {"above": _bucket_list(above) or "—", "below": _bucket_list(below) or "—",
                                       "overlap": _bucket_list(over) or "—"})
@@ -593,8 +613,8 @@ def clause(variant):
         "length.c.na"           no row past the table: N/A (the learned table)
         "length.c.holds"        every run >= HOLD in every bucket up to 511
         "length.c.partly_<tail>"  every run >= HOLD past training up to `pos`, then <tail>:
-                                "chance": every band from `bucket` on reaches chance; "above" / "below": the
-                                last band lies wholly above / below chance
+                                "chance": every band from `bucket` on reaches chance (within its noise);
+                                "above" / "below": the last band lies wholly above / below chance and its noise
         "length.c.<tail>"       some run below HOLD right after training, then likewise.
     params: first (mean of 0–63), next / lo / hi (64–127), last / last_lo / last_hi (448–511), pos, bucket."""
     f = facts(variant)
@@ -610,7 +630,7 @@ def clause(variant):
         tail, p["bucket"] = "chance", bucket_name(f["chance_from"])
     else:     # the last band does not reach chance: it lies wholly above or wholly below it
         tail = "above" if _summary(variant, "acc")["min"][-1] > chance_level(shipped()["config"]["vocab_size"]) \
-            else "below"
+            + f["noise"][-1] else "below"
     return ("length.c.partly_" + tail if f["hold_to"] >= 2 * train - 1 else "length.c." + tail), p
 
 
@@ -645,7 +665,6 @@ def scene_say(page):
            for k, vs in SCENE_VARIANTS.items() if k.startswith(PREFIX[page])}
     if page == "length":
         out["length.s2.say"]["t5_rope"] = literature()["t5"]
-        out["length.s5.say"]["train"] = _raw(facts("nope")["mean"][0])
         width, v, b = _widest()
         out["length.s_runs.say"].update(widest_name=f"w.len_model.{v}", widest=(
             "length.c.widest", {"bucket": bucket_name(b), "lo": facts(v)["lo"][b], "hi": facts(v)["hi"][b]}))

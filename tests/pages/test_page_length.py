@@ -120,7 +120,7 @@ def test_live_recompute():
     at = open_page("length", "en", len_model="alibi", len_live="true")
     assert_clean(at)
     main = figures(at)[0]
-    assert any(tr["name"] == text.EN["length.live_trace"] for tr in main["data"])
+    assert any(tr.get("name") == text.EN["length.live_trace"] for tr in main["data"])
 
 
 def test_scenes_show_no_error_in_chinese():
