@@ -249,13 +249,18 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
 
 
 # ---------------------------------------------------------------- the page "Today's RoPE, trained"
+def short_number(x):
+    """A wavelength as a tick label short enough for eight columns on a phone: 6, 63, 199, 2k, 20k."""
+    return f"{x:.0f}" if x < 1000 else f"{x / 1000:.0f}k"
+
+
 def share_map(z, heads, wavelengths, *, labels, zmax=None, height=420):
     """Share of each frequency pair (columns, labelled by their wavelength) in the size of each head's score
     (rows), in percent, one cell per (head, pair) with its number; the fast pairs' columns are those with a
     wavelength up to the training length (labels "fast" names them). labels: "title", "subtitle", "x", "y",
     "fast" (optional note), "unit"."""
     z = style.f32(z)
-    cols = [f"{i}<br>λ {w:.0f}" if w < 1e5 else f"{i}<br>λ ∞" for i, w in enumerate(wavelengths)]
+    cols = [f"{i}<br>{short_number(w)}" if w < 1e5 else f"{i}<br>∞" for i, w in enumerate(wavelengths)]
     text = [[f"{v:.0f}" for v in row] for row in z.tolist()]
     data = [{"type": "heatmap", "z": z, "x": cols, "y": list(heads), "colorscale": SEQUENTIAL, "zmin": 0.0,
              "zmax": float(zmax if zmax is not None else max(1.0, float(z.max()))), "text": text,

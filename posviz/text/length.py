@@ -491,7 +491,7 @@ _FRONTIER_EN = {
     "lenf.share_seen": "Share of the score per pair, offsets 0–63",
     "lenf.share_unseen": "Share of the score per pair, offsets 64–511",
     "lenf.share_sub": "run {run}; rows: head · its strongest offset Δ · weight there",
-    "lenf.share_x": "pair i, wavelength λ = 2π/θᵢ",
+    "lenf.share_x": "pair i (top), its wavelength λ = 2π/θᵢ (below)",
     "lenf.share_y": "head",
     "lenf.explain_shares": (
         "cᵢ(m, n) is computed from the rotated q and k the model really uses (the capture of its forward). Its "
@@ -630,7 +630,7 @@ _FRONTIER_ZH = {
     "lenf.share_seen": "各频率对占分数的比例，位移 0–63",
     "lenf.share_unseen": "各频率对占分数的比例，位移 64–511",
     "lenf.share_sub": "第 {run} 次训练；行：头 · 最强的位移 Δ · 该处权重",
-    "lenf.share_x": "频率对 i，波长 λ = 2π/θᵢ",
+    "lenf.share_x": "频率对 i（上），其波长 λ = 2π/θᵢ（下）",
     "lenf.share_y": "头",
     "lenf.explain_shares": (
         "cᵢ(m, n) 用模型实际使用的、旋转之后的 q 和 k 计算（从它的前向中取出）。"

@@ -110,7 +110,7 @@ def test_share_map_ablation_bars_and_marker_lines():
     z = np.array([[50, 30, 20, 0], [10, 10, 10, 70]], dtype=np.float32)
     fig = F.share_map(z, ["L1 H1", "L1 H2"], [6.28, 19.9, 62.8, 1e9], zmax=100, labels={"title": "t"})
     hm = fig.data[0]
-    assert hm.zmin == 0 and hm.zmax == 100 and hm.text[1][3] == "70" and hm.x[0] == "0<br>λ 6" and hm.x[3].endswith("∞")
+    assert hm.zmin == 0 and hm.zmax == 100 and hm.text[1][3] == "70" and hm.x[0] == "0<br>6" and hm.x[3].endswith("∞")
     groups = {"b0": ([99, 20], [98, 10], [100, 30])}
     bars = F.ablation_bars(["0", "1"], groups, base={"b0": 99.5}, labels={"b0": "0–63"})
     assert bars.data[0].name == "0–63" and list(bars.data[0].error_y.array) == [1, 10]

@@ -140,7 +140,8 @@ CHANCE = 1 / 31
 
 def _noise(variant):
     """Two standard errors of a bucket's accuracy at chance, from its answer count (written out here)."""
-    return [2 * math.sqrt(CHANCE * (1 - CHANCE) / max(1, n)) for n in evaluate.load_results()["variants"][variant]["count"]]
+    counts = evaluate.load_results()["variants"][variant]["count"]
+    return [2 * math.sqrt(CHANCE * (1 - CHANCE) / max(1, n)) for n in counts]
 
 
 def _runs(variant):
