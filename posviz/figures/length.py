@@ -31,7 +31,8 @@ MARKERS = {"nope": "x", "sinusoidal": "diamond", "learned": "square", "learned_c
            "ft_yarn": "square", "short_learned": "square-open", "shift_learned": "square", "short_rope": "circle-open",
            "shift_rope": "circle"}
 BAND_ALPHA = 0.16         # the min-max band of the seeds under each line
-ROW_PX = 26               # one legend row when the legend wraps on a phone (two entries a row; style.layout's room)
+ROW_PX = 30               # one legend row when the legend wraps on a phone (style.layout's room)
+PHONE_LEGEND_PX = 250     # the width a phone's legend packs its entries into (a 390 px screen, a little spare)
 PLOT_PX = 330             # what a bucket chart keeps for its lines, however many legend rows
 BOTTOM_PX = 60            # the x axis, its ticks and title
 TRAIN_FILL = "#56B4E9"
@@ -95,16 +96,24 @@ def band_trace(x, lo, hi, color, group):
             "hoverinfo": "skip", "showlegend": False, "legendgroup": group}
 
 
-def legend_rows(entries):
-    """Rows a legend of `entries` names needs on a phone (two a row)."""
-    return max(1, -(-entries // 2))
+def legend_rows(names, width=PHONE_LEGEND_PX):
+    """Rows a horizontal legend of `names` needs on a phone: entries packed left to right into rows of `width`
+    px, each entry its symbol and its text (a CJK character ~14 px, any other ~7.5 px at the legend's size);
+    an entry wider than a row takes a row of its own."""
+    rows, used = 1, 0.0
+    for name in names:
+        w = 40 + sum(14.0 if ord(c) >= 0x2E80 else 7.5 for c in str(name))
+        if used and used + w > width:
+            rows, used = rows + 1, 0.0
+        used += w
+    return rows
 
 
 def line_chart(x, series, *, labels, bands=None, reference=None, ticktext=None, shapes=(), notes=(), axes=None,
                height=None):
     """Lines (the means) with their bands (bands: {name: [lo, hi]}) and an optional grey reference line. The
     legend sits right above the plot, under the title, so it is on screen whenever the chart's top is (a scene
-    scrolls there); the title rises by one row per two entries, the rows a phone needs, so the lines keep
+    scrolls there); the title rises by the rows a phone needs (legend_rows), so the lines keep
     PLOT_PX however many are shown. labels: "title", "subtitle", "x", "y", "reference", and the legend name of
     every series (by its key)."""
     data = []
@@ -127,7 +136,8 @@ def line_chart(x, series, *, labels, bands=None, reference=None, ticktext=None, 
         if ticktext is not None:
             tr.update(customdata=list(ticktext), hovertemplate="%{customdata}: %{y:.3f}<extra>" + shown + "</extra>")
         data.append(tr)
-    rows = legend_rows(len(series) + (reference is not None))
+    names = [labels.get(n, n) for n in series] + ([labels.get("reference")] if reference is not None else [])
+    rows = legend_rows(names)
     sub = bool(labels.get("subtitle"))
     top = (105 if sub else 75) + ROW_PX * rows
     height = height or PLOT_PX + top + BOTTOM_PX
