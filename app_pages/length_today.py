@@ -27,7 +27,7 @@ def pending(variants):
     return bool(missing)
 
 
-def bucket_chart(variants, key, title):
+def bucket_chart(variants, *, key, title):
     """Accuracy per bucket of `variants`: the mean of the runs with their min-max band."""
     main = view.main_plot("acc", tuple(variants))
     ui.plot(figs.bucket_lines, buckets, main["series"], train_len, reference=main["reference"], y_range=main["y_range"],
@@ -41,10 +41,10 @@ def variants():
     """NoPE every 2nd / 4th layer, partial and proportional RoPE, QK-norm: which extrapolate, with the spread."""
     st.subheader(ui.t("lenf.variants_title"))
     st.markdown(ui.t("lenf.variants_intro"))
+    shown = ui.multiselect("lenf_show", view.FRONTIER, view.FRONTIER)
     if pending(view.FRONTIER):
         return
-    shown = ui.multiselect("lenf_show", view.FRONTIER, view.FRONTIER)
-    bucket_chart(shown, "lenf_main", "lenf.fig_variants")
+    bucket_chart(shown, key="lenf_main", title="lenf.fig_variants")
     ui.explain(tinylm.rope_spectrum, tinylm.Attention.forward, note=ui.t("lenf.explain_variants"))
     cols = view.verdict_table(view.FRONTIER)
     head = ui.labels("lenf.col", "variant", "word", "next", "last", "hold_to")
@@ -89,10 +89,10 @@ def scaling():
     """RoPE trained at 64, then PI / NTK-aware / YaRN at 256 (s = 4), with and without 300 steps of fine-tuning."""
     st.subheader(ui.t("lenf.scale_title"))
     st.markdown(ui.t("lenf.scale_intro", steps=recipes.FINE_TUNE["steps"], length=recipes.SCALE_LENGTH))
+    shown = ui.multiselect("lenf_scale", view.SCALING, view.SCALING)
     if pending(view.SCALING):
         return
-    shown = ui.multiselect("lenf_scale", view.SCALING, view.SCALING)
-    bucket_chart(shown, "lenf_scale_fig", "lenf.fig_scale")
+    bucket_chart(shown, key="lenf_scale_fig", title="lenf.fig_scale")
     ui.explain(lengtheval.rope_override, tinylm.rope_spectrum, note=ui.t("lenf.explain_scale"))
     st.markdown(ui.t("lenf.scale_read", steps=recipes.FINE_TUNE["steps"], **view.scaling_words()))
 
@@ -102,7 +102,7 @@ def lessons():
     st.subheader(ui.t("lenf.table_title"))
     st.markdown(ui.t("lenf.table_intro", rows=lengtheval.GROW_ROWS))
     if not pending(view.TABLE):
-        bucket_chart(view.TABLE, "lenf_table", "lenf.fig_table")
+        bucket_chart(view.TABLE, key="lenf_table", title="lenf.fig_table")
         ui.explain(tinylm.enlarge_table, note=ui.t("lenf.explain_table"))
         st.markdown(ui.t("lenf.table_read", **view.table_words()))
     st.subheader(ui.t("lenf.short_title"))
