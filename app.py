@@ -27,6 +27,7 @@ PAGES = [
     ("app_pages/models.py", "models", "rope"),
     ("app_pages/frontier.py", "frontier", "rope"),
     ("app_pages/length.py", "length", "rope"),
+    ("app_pages/length_today.py", "length-today", "rope"),
     ("app_pages/lab.py", "lab", "lab"),
     ("app_pages/kv_cache.py", "kv-cache", "lab"),
     ("app_pages/checks.py", "checks", "lab"),

@@ -1,6 +1,7 @@
-"""Figures of the "train short, test long" page: per-bucket accuracy / loss / attention entropy of the tiny
-trained models, one head's attention map (with the phase aliases of an offset overlaid), and the
-phase-alias error per offset. Every builder takes arrays and one `labels` dict of translated strings.
+"""Figures of the "train short, test long" pages: per-bucket accuracy / loss / attention entropy of the tiny
+trained models (the mean over the seeds with their min-max band), one head's attention map (with the phase
+aliases of an offset overlaid), the phase-alias error per offset, and the "Today's RoPE" page's frequency shares,
+rotation ablation and marker sweep. Every builder takes arrays and one `labels` dict of translated strings.
 The figures are written as plain dicts and wrapped without plotly's validation (it costs ~20x the
 build; tests/figures/test_figures_length.py validates every builder)."""
 import numpy as np
@@ -9,15 +10,31 @@ import plotly.graph_objects as go
 from posviz.figures import style
 
 # One colour per trained model; the RoPE scalings share RoPE's colour with their own dash.
-COLORS = {"nope": style.PALETTE[7], "sinusoidal": style.PALETTE[1], "learned": style.PALETTE[4],
-          "learned_clamp": style.PALETTE[4], "rope": style.PALETTE[0], "rope_pi": style.PALETTE[5],
-          "rope_ntk": style.PALETTE[0], "rope_yarn": style.PALETTE[5], "alibi": style.PALETTE[2],
-          "t5": style.PALETTE[3], "live": "#555555"}
-DASHES = {"learned_clamp": "dot", "rope_pi": "dot", "rope_ntk": "dash", "rope_yarn": "dashdot",
-          "live": "dot"}
+P = style.PALETTE
+COLORS = {"nope": P[7], "sinusoidal": P[1], "learned": P[4], "learned_clamp": P[4], "learned_mod": P[3],
+          "learned_grow": P[2], "rope": P[0], "rope_pi": P[5], "rope_ntk": P[0], "rope_yarn": P[5], "alibi": P[2],
+          "t5": P[3], "live": "#555555",
+          "rope_l4": P[5], "rope_nope4": P[2], "rope_nope2": P[1], "rope_partial": P[4], "rope_prop": P[3],
+          "rope_qknorm": P[7],
+          "rope_pi4": P[1], "rope_ntk4": P[2], "rope_yarn4": P[4], "ft_none": P[0], "ft_pi": P[1], "ft_ntk": P[2],
+          "ft_yarn": P[4],
+          "short_learned": P[4], "shift_learned": P[4], "short_rope": P[0], "shift_rope": P[0]}
+DASHES = {"learned_clamp": "dot", "rope_pi": "dot", "rope_ntk": "dash", "rope_yarn": "dashdot", "live": "dot",
+          "learned_mod": "dash", "learned_grow": "dashdot", "rope_l4": "dash", "rope_pi4": "dot",
+          "rope_ntk4": "dot", "rope_yarn4": "dot", "short_learned": "dot", "short_rope": "dot"}
 MARKERS = {"nope": "x", "sinusoidal": "diamond", "learned": "square", "learned_clamp": "square-open",
            "rope": "circle", "rope_pi": "circle-open", "rope_ntk": "triangle-down-open", "rope_yarn": "diamond-open",
-           "alibi": "triangle-up", "t5": "star", "live": "cross-thin"}
+           "alibi": "triangle-up", "t5": "star", "live": "cross-thin", "learned_mod": "x", "learned_grow": "diamond",
+           "rope_l4": "circle-open", "rope_nope4": "triangle-up", "rope_nope2": "diamond", "rope_partial": "square",
+           "rope_prop": "star", "rope_qknorm": "x", "rope_pi4": "diamond-open", "rope_ntk4": "triangle-up-open",
+           "rope_yarn4": "square-open", "ft_none": "circle", "ft_pi": "diamond", "ft_ntk": "triangle-up",
+           "ft_yarn": "square", "short_learned": "square-open", "shift_learned": "square", "short_rope": "circle-open",
+           "shift_rope": "circle"}
+BAND_ALPHA = 0.16         # the min-max band of the seeds under each line
+ROW_PX = 30               # one legend row when the legend wraps on a phone (style.layout's room)
+PHONE_LEGEND_PX = 250     # the width a phone's legend packs its entries into (a 390 px screen, a little spare)
+PLOT_PX = 330             # what a bucket chart keeps for its lines, however many legend rows
+BOTTOM_PX = 60            # the x axis, its ticks and title
 TRAIN_FILL = "#56B4E9"
 MARK = "#D55E00"          # training boundary on the maps, aliases
 MAX_SIDE = 192            # attention maps are block-max pooled to at most 192 x 192 cells
@@ -60,35 +77,94 @@ def _train_region(train_length, label):
     return shapes, notes
 
 
-def bucket_lines(buckets, series, train_length, *, labels, y_range=None, reference=None, height=580):
-    """One line per variant over the position buckets; the trained range shaded.
+def _rgba(color, alpha):
+    """"#RRGGBB" -> "rgba(r,g,b,alpha)"."""
+    c = color.lstrip("#")
+    return f"rgba({int(c[0:2], 16)},{int(c[2:4], 16)},{int(c[4:6], 16)},{alpha})"
 
-    series: {variant: [value or None per bucket]} (None = not computable: a gap);
-    reference: optional [value per bucket] drawn as a thin grey line (chance / uniform).
-    labels: "title", "subtitle" (optional), "x", "y", "train", "reference", and the legend name of every
-    variant (by its key).
-    The legend sits under the plot in rows, so a phone keeps the whole width for the lines.
+
+def band_trace(x, lo, hi, color, group):
+    """The min-max band of one line as a filled polygon (no legend entry, no hover; drawn with its line's
+    legend group, so hiding the line hides its band). Buckets where lo or hi is None are left out."""
+    keep = [i for i in range(len(x)) if lo[i] is not None and hi[i] is not None]
+    if not keep:
+        return None
+    xs = [x[i] for i in keep]
+    ys = [hi[i] for i in keep] + [lo[i] for i in reversed(keep)]
+    return {"type": "scatter", "x": style.f32(xs + xs[::-1]), "y": style.f32(ys), "fill": "toself", "mode": "lines",
+            "fillcolor": _rgba(color or "#555555", BAND_ALPHA), "line": {"color": "rgba(0,0,0,0)", "width": 0},
+            "hoverinfo": "skip", "showlegend": False, "legendgroup": group}
+
+
+def legend_rows(names, width=PHONE_LEGEND_PX):
+    """Rows a horizontal legend of `names` needs on a phone: entries packed left to right into rows of `width`
+    px, each entry its symbol and its text (a CJK character ~14 px, any other ~7.5 px at the legend's size);
+    an entry wider than a row takes a row of its own."""
+    rows, used = 1, 0.0
+    for name in names:
+        w = 40 + sum(14.0 if ord(c) >= 0x2E80 else 7.5 for c in str(name))
+        if used and used + w > width:
+            rows, used = rows + 1, 0.0
+        used += w
+    return rows
+
+
+def line_chart(x, series, *, labels, bands=None, reference=None, ticktext=None, shapes=(), notes=(), axes=None,
+               height=None):
+    """Lines (the means) with their bands (bands: {name: [lo, hi]}) and an optional grey reference line. The
+    legend sits right above the plot, under the title, so it is on screen whenever the chart's top is (a scene
+    scrolls there); the title rises by the rows a phone needs (legend_rows), so the lines keep
+    PLOT_PX however many are shown. labels: "title", "subtitle", "x", "y", "reference", and the legend name of
+    every series (by its key)."""
+    data = []
+    bands = bands or {}
+    for name in series:
+        if name in bands:
+            tr = band_trace(list(x), bands[name][0], bands[name][1], COLORS.get(name), name)
+            if tr is not None:
+                data.append(tr)
+    if reference is not None:
+        ref = style.f32([np.nan if v is None else v for v in reference])
+        data.append({"type": "scatter", "x": style.f32(x), "y": ref, "mode": "lines",
+                     "name": labels.get("reference"), "line": {"color": "#999999", "width": 1.5, "dash": "dot"}})
+    for name, ys in series.items():
+        shown = labels.get(name, name)
+        tr = {"type": "scatter", "x": style.f32(x), "y": style.f32([np.nan if v is None else v for v in ys]),
+              "mode": "lines+markers", "name": shown, "connectgaps": False, "legendgroup": name,
+              "line": {"color": COLORS.get(name), "dash": DASHES.get(name, "solid"), "width": 2.5},
+              "marker": {"symbol": MARKERS.get(name, "circle"), "size": 9}}
+        if ticktext is not None:
+            tr.update(customdata=list(ticktext), hovertemplate="%{customdata}: %{y:.3f}<extra>" + shown + "</extra>")
+        data.append(tr)
+    names = [labels.get(n, n) for n in series] + ([labels.get("reference")] if reference is not None else [])
+    rows = legend_rows(names)
+    sub = bool(labels.get("subtitle"))
+    top = (105 if sub else 75) + ROW_PX * rows
+    height = height or PLOT_PX + top + BOTTOM_PX
+    pad = (30 if sub else 12) + ROW_PX * rows
+    return figure(data, style.layout(labels, height=height, title_at="plot", legend_at="above",
+                                     margin={"r": 10, "t": top}, title={"pad": {"b": pad}},
+                                     shapes=list(shapes), annotations=list(notes), **(axes or {})))
+
+
+def bucket_lines(buckets, series, train_length, *, labels, y_range=None, reference=None, bands=None, height=None):
+    """One line per variant over the position buckets (the mean over the seeds), its min-max band under it;
+    the trained range shaded.
+
+    series: {variant: [value or None per bucket]} (None = not computable: a gap); bands: {variant: [lo, hi]}
+    (each [value or None per bucket]); reference: optional [value per bucket] drawn as a thin grey line
+    (chance / uniform). labels: "title", "subtitle" (optional), "x", "y", "train", "reference", and the legend
+    name of every variant (by its key). The legend sits under the plot in rows, so a phone keeps the whole
+    width for the lines, and the figure grows with its rows.
     """
     x = bucket_centers(buckets)
     tick = [f"{a}–{b - 1}" for a, b in buckets]
-    data = []
-    if reference is not None:
-        data.append({"type": "scatter", "x": x, "y": style.f32([np.nan if v is None else v for v in reference]),
-                     "mode": "lines", "name": labels.get("reference"),
-                     "line": {"color": "#999999", "width": 1.5, "dash": "dot"}})
-    for name, ys in series.items():
-        shown = labels.get(name, name)
-        data.append({"type": "scatter", "x": x, "y": style.f32([np.nan if v is None else v for v in ys]),
-                     "mode": "lines+markers", "name": shown, "connectgaps": False,
-                     "line": {"color": COLORS.get(name), "dash": DASHES.get(name, "solid"), "width": 2.5},
-                     "marker": {"symbol": MARKERS.get(name, "circle"), "size": 9},
-                     "customdata": tick, "hovertemplate": "%{customdata}: %{y:.3f}<extra>" + shown + "</extra>"})
     shapes, notes = _train_region(train_length, labels.get("train"))
     axes = {"xaxis": {"tickvals": [a for a, _ in buckets] + [buckets[-1][1]], "range": [-0.5, buckets[-1][1] + 0.5]}}
     if y_range is not None:
         axes["yaxis"] = {"range": y_range}
-    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", shapes=shapes,
-                                     annotations=notes, **axes))
+    return line_chart(x, series, labels=labels, bands=bands, reference=reference, ticktext=tick, shapes=shapes,
+                      notes=notes, axes=axes, height=height)
 
 
 def block_max(z, max_side=MAX_SIDE):
@@ -180,3 +256,70 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
     return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", shapes=shapes,
                                      annotations=notes, yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
                                      xaxis={"range": [-0.5, len(e) - 0.5]}))
+
+
+# ---------------------------------------------------------------- the page "Today's RoPE, trained"
+def short_number(x):
+    """A wavelength as a tick label short enough for eight columns on a phone: 6, 63, 199, 2k, 20k."""
+    return f"{x:.0f}" if x < 1000 else f"{x / 1000:.0f}k"
+
+
+def share_map(z, heads, wavelengths, *, labels, zmax=None, height=420):
+    """Share of each frequency pair (columns, labelled by their wavelength) in the size of each head's score
+    (rows), in percent, one cell per (head, pair) with its number; the fast pairs' columns are those with a
+    wavelength up to the training length (labels "fast" names them). labels: "title", "subtitle", "x", "y",
+    "fast" (optional note), "unit"."""
+    z = style.f32(z)
+    cols = [f"{i}<br>{short_number(w)}" if w < 1e5 else f"{i}<br>∞" for i, w in enumerate(wavelengths)]
+    text = [[f"{v:.0f}" for v in row] for row in z.tolist()]
+    data = [{"type": "heatmap", "z": z, "x": cols, "y": list(heads), "colorscale": SEQUENTIAL, "zmin": 0.0,
+             "zmax": float(zmax if zmax is not None else max(1.0, float(z.max()))), "text": text,
+             "texttemplate": "%{text}", "textfont": {"size": 12},
+             "colorbar": {"title": {"text": labels.get("unit", "%")}, "thickness": 12, "len": 0.9},
+             "hovertemplate": "%{y} · %{x}<br>%{z:.1f} %<extra></extra>"}]
+    return figure(data, style.layout(labels, height=height, **PLACES, legend_at=None,
+                                     yaxis={"autorange": "reversed", "type": "category"},
+                                     xaxis={"type": "category", "tickangle": 0}))
+
+
+def ablation_bars(pairs, groups, *, labels, base=None, height=420):
+    """Accuracy with one pair's rotation removed, per pair (x, labelled by wavelength) and bucket (one bar group
+    per bucket: groups = {name: (mean [d/2], lo [d/2], hi [d/2])}, in percent, the min-max over seeds as error
+    bars); base: {name: mean} drawn as dashed lines (the model as trained). labels: "title", "subtitle", "x",
+    "y", and each group's legend name (by its key)."""
+    colors = [style.PALETTE[0], style.PALETTE[1], style.PALETTE[2]]
+    data = []
+    for k, (name, (mean, lo, hi)) in enumerate(groups.items()):
+        m = np.asarray(mean, dtype=np.float32)
+        data.append({"type": "bar", "x": list(pairs), "y": m, "name": labels.get(name, name),
+                     "marker": {"color": colors[k % 3]},
+                     "error_y": {"type": "data", "symmetric": False, "array": style.f32(np.asarray(hi) - m),
+                                 "arrayminus": style.f32(m - np.asarray(lo)), "color": "#333333", "thickness": 1.5},
+                     "hovertemplate": "%{x}: %{y:.1f} %<extra>" + labels.get(name, name) + "</extra>"})
+    shapes = []
+    for k, v in enumerate((base or {}).values()):
+        shapes.append({"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": v, "y1": v, "yref": "y",
+                       "line": {"color": colors[k % 3], "width": 1.5, "dash": "dash"}})
+    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", legend_rows=1,
+                                     barmode="group", shapes=shapes, yaxis={"range": [0, 105]},
+                                     xaxis={"type": "category", "tickangle": 0}))
+
+
+def marker_lines(positions, series, trained_at, *, labels, bands=None, chance=None, height=None):
+    """Accuracy of the marker-task runs with the marker moved to each position (x), mean with the min-max band
+    of the seeds; each run's training position marked by a dotted vertical line in its colour (None: trained
+    everywhere). labels: "title", "subtitle", "x", "y", "reference", "trained", each run's legend name."""
+    shapes, notes = [], []
+    for name, at in trained_at.items():
+        if at is None or name not in series:
+            continue
+        shapes.append({"type": "line", "x0": at, "x1": at, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+                       "line": {"color": "#000000", "width": 1.5, "dash": "dash"}})
+    if shapes:
+        at = shapes[0]["x0"]
+        notes.append({"x": at, "y": 1.0, "yref": "paper", "text": labels.get("trained"), "showarrow": False,
+                      "xanchor": "left", "yanchor": "top", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"})
+    ref = None if chance is None else [chance] * len(positions)
+    return line_chart(list(positions), series, labels=labels, bands=bands, reference=ref, shapes=shapes, notes=notes,
+                      axes={"yaxis": {"range": [-0.02, 1.02]}, "xaxis": {"range": [0, max(positions) + 1]}},
+                      height=height)

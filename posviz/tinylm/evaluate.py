@@ -1,4 +1,4 @@
-r"""Evaluate the tiny models far beyond their training length, per position bucket.
+r"""Evaluate the tiny models far beyond their training length, per position bucket, over every seed.
 
 A model trained at length L_train is run on sequences of length L_eval = 8 L_train;
 accuracy, loss and attention entropy are reported per bucket of positions
@@ -9,17 +9,28 @@ accuracy, loss and attention entropy are reported per bucket of positions
     loss_b = mean_{i in bucket b, i >= k} -log softmax(logits_i)[y_i]
     H_b    = mean_{i in bucket b, heads, sequences} -sum_j a_ij log a_ij       (nats)
 
-Variants: every trained method, plus RoPE with its inverse frequencies replaced at
-evaluation time (no fine-tuning) with s = L_eval / L_train:
-    rope_pi    theta_i / s                     Position Interpolation (Chen et al. 2023)
-    rope_ntk   base' = base * s^{d/(d-2)}      NTK-aware (bloc97 2023)
-    rope_yarn  YaRN ramp + attention factor    (Peng et al. 2023)
-and the learned absolute table twice: "learned" has no row for p >= L_train, so those
-buckets are N/A (None); "learned_clamp" reuses the last row for every p >= L_train.
+Every number is computed for each seed's run; results.json keeps them per seed and their mean,
+minimum and maximum (the band the page draws).
+
+Variants (a trained recipe of posviz.tinylm.recipes, maybe treated at evaluation time):
+    the six methods, and RoPE with its inverse frequencies replaced at evaluation time (no
+    fine-tuning) with s = L_eval / L_train:
+        rope_pi    theta_i / s                     Position Interpolation (Chen et al. 2023)
+        rope_ntk   base' = base * s^{d/(d-2)}      NTK-aware (bloc97 2023)
+        rope_yarn  YaRN ramp + attention factor    (Peng et al. 2023)
+    the same three at s = 4 (rope_pi4, rope_ntk4, rope_yarn4), next to the runs fine-tuned at 256
+    with them (ft_none, ft_pi, ft_ntk, ft_yarn);
+    the learned absolute table four times: "learned" has no row for p >= L_train, so those buckets
+    are N/A (None); "learned_clamp" reuses the last row for every p >= L_train; "learned_mod" reads
+    row p mod L_train; "learned_grow" has a table enlarged to GROW_ROWS rows, the new ones untrained;
+    today's RoPE variants (rope_l4, rope_nope4, rope_nope2, rope_partial, rope_prop, rope_qknorm).
+The marker task's runs are scored per marker position instead (marker_sweep).
 """
 import argparse
+import concurrent.futures
 import json
 import math
+import multiprocessing
 import os
 import sys
 import time
@@ -29,21 +40,38 @@ from torch.nn import functional as F
 
 from posviz.pe.rope import wrap_angle
 from posviz.pe.scaling import ntk_aware_base, rope_frequencies
-from posviz.tinylm.model import WEIGHTS_DIR, load_manifest, load_model
-from posviz.tinylm.task import IGNORE, make_batch
+from posviz.tinylm import frequencies, recipes
+from posviz.tinylm import model as tiny
+from posviz.tinylm.model import enlarge_table, load_manifest, load_model, rope_spectrum
+from posviz.tinylm.task import IGNORE, make_batch, make_marker_batch
 from posviz.validate import PosvizError, check_choice, check_float, check_int
 
+# the main chart's variants (the six methods and their evaluation-time treatments)
 VARIANTS = ("nope", "sinusoidal", "learned", "learned_clamp", "rope", "rope_pi", "rope_ntk",
             "rope_yarn", "alibi", "t5")
+TABLE_VARIANTS = ("learned", "learned_clamp", "learned_mod", "learned_grow")
+FRONTIER = ("rope", "rope_l4", "rope_nope4", "rope_nope2", "rope_partial", "rope_prop", "rope_qknorm")
+SCALING = ("rope", "rope_pi4", "rope_ntk4", "rope_yarn4", "ft_none", "ft_pi", "ft_ntk", "ft_yarn")
+SHORTCUT = ("short_learned", "shift_learned", "short_rope", "shift_rope")
+ALL_VARIANTS = tuple(dict.fromkeys(VARIANTS + TABLE_VARIANTS + FRONTIER + SCALING))
 ROPE_SCALINGS = {"rope_pi": "linear", "rope_ntk": "ntk", "rope_yarn": "yarn"}
+FIXED_SCALINGS = {"rope_pi4": "pi", "rope_ntk4": "ntk", "rope_yarn4": "yarn"}   # recipes.SCALED, s = 4
+GROW_ROWS = 256            # "learned_grow": the table enlarged from 64 to 256 rows
+TREATMENTS = {"learned_clamp": "clamp", "learned_mod": "wrap", "learned_grow": "grow"}
 EVAL_SEED = 2**61          # evaluation batches use seeds far from every training seed
 MAX_EVAL_LENGTH = 1024
+MARKER_POSITIONS = tuple(range(1, 57))   # where the marker is put at test time
 
 
 def base_method(variant):
-    """The trained model a variant evaluates: "rope_pi" -> "rope", "learned_clamp" -> "learned"."""
-    check_choice("variant", variant, VARIANTS)
-    return variant.split("_")[0]
+    """The trained recipe a variant evaluates: "rope_pi" -> "rope", "learned_clamp" -> "learned",
+    "rope_partial" -> "rope_partial"."""
+    check_choice("variant", variant, ALL_VARIANTS)
+    if variant in TREATMENTS:
+        return "learned"
+    if variant in ROPE_SCALINGS or variant in FIXED_SCALINGS:
+        return "rope"
+    return variant
 
 
 def bucket_index(length, bucket_size):
@@ -95,15 +123,18 @@ def attention_entropy(probs):
 
 def rope_override(variant, head_dim, base, train_length, eval_length):
     r"""(inv_freq [d/2], attention_factor) of a RoPE variant, or None for plain RoPE; the trained
-    weights are kept, only the frequencies change (no fine-tuning).
+    weights are kept, only the frequencies change (no fine-tuning). rope_pi4 / rope_ntk4 / rope_yarn4:
+    s = 4 whatever the evaluation length (the scalings the fine-tuned runs were trained with).
 
     Formula:
-        s=L_\text{eval}/L_\text{train}
+        s=L_\text{eval}/L_\text{train}\quad(\text{or } s=4)
         \text{PI: }\theta_i'=\theta_i/s
         \text{NTK-aware: }b'=b\,s^{d/(d-2)},\quad \theta_i'=b'^{-2i/d}
         \text{YaRN: }\theta_i'=(1-\gamma_i)\,\theta_i/s+\gamma_i\,\theta_i,\ \ \gamma_i\in[0,1],\quad
             q^\top k\times(0.1\ln s+1)^2
     """
+    if variant in FIXED_SCALINGS:
+        return rope_spectrum(head_dim, recipes.SCALED[FIXED_SCALINGS[variant]])
     if variant not in ROPE_SCALINGS:
         return None
     s = max(1.0, eval_length / train_length)
@@ -119,13 +150,19 @@ def rope_override(variant, head_dim, base, train_length, eval_length):
 
 
 def prepare(model, variant, eval_length):
-    """Set the evaluation-time RoPE frequencies of `model` for `variant`; returns forward kwargs."""
+    """The model to run for `variant` (a learned table enlarged for "learned_grow", else `model` with its
+    evaluation-time RoPE frequencies set) and the forward's keyword arguments -> (model, kwargs)."""
     cfg = model.cfg
-    if base_method(variant) != cfg.method:
+    recipe = base_method(variant)
+    want = recipes.settings(recipe)["method"] if recipe in recipes.RECIPES else recipe
+    if want != cfg.method:
         raise PosvizError("choice", name="variant", got=repr(variant),
                           choices=", ".join(v for v in VARIANTS if base_method(v) == cfg.method))
+    treat = TREATMENTS.get(variant)
+    if treat == "grow":
+        return enlarge_table(model, max(GROW_ROWS, cfg.max_length)), {}
     model.rope_override = rope_override(variant, cfg.head_dim, cfg.rope_base, cfg.max_length, eval_length)
-    return {"clamp_positions": variant == "learned_clamp"}
+    return model, {"clamp_positions": treat == "clamp", "wrap_positions": treat == "wrap"}
 
 
 @torch.no_grad()
@@ -141,10 +178,10 @@ def evaluate(model, variant, *, length=512, num_sequences=64, batch_size=16, buc
     num_sequences = check_int("num_sequences", num_sequences, 1, 4096)
     batch_size = check_int("batch_size", batch_size, 1, 256)
     bucket_size = check_int("bucket_size", bucket_size, 1, length)
-    cfg = model.cfg
-    kw = prepare(model, variant, length)
+    run, kw = prepare(model, variant, length)
+    cfg = run.cfg
     run_length = length
-    if variant == "learned" and length > cfg.max_length:
+    if cfg.method == "learned" and not any(kw.values()) and length > cfg.max_length:
         run_length = cfg.max_length          # no row for p >= max_length: only this part is computable
     nb = (length + bucket_size - 1) // bucket_size
     correct = torch.zeros(nb, dtype=torch.float64)
@@ -157,7 +194,7 @@ def evaluate(model, variant, *, length=512, num_sequences=64, batch_size=16, buc
     while done < num_sequences:
         n = min(batch_size, num_sequences - done)
         x, y = make_batch(n, run_length, vocab_size=cfg.vocab_size, offset=offset, seed=seed + done)  # [n,L] x2
-        logits, maps = model(x, return_attention=True, **kw)                        # [n,L,V], [n,H,L,L] per layer
+        logits, maps = run(x, return_attention=True, **kw)                          # [n,L,V], [n,H,L,L] per layer
         mask = (y != IGNORE).to(torch.float64)                                     # [n,L]
         tok_nll = F.cross_entropy(logits.transpose(1, 2), y.clamp_min(0), reduction="none")  # [n,L]
         hit = (logits.argmax(-1) == y).to(torch.float64)                           # [n,L]
@@ -180,31 +217,134 @@ def evaluate(model, variant, *, length=512, num_sequences=64, batch_size=16, buc
                 count=[int(c) for c in count], entropy=entropy)
 
 
-def evaluate_all(*, weights_dir=None, length=512, num_sequences=64, bucket_size=64, threads=1, quiet=False):
-    """Every variant of every shipped model -> the results dict saved as results.json."""
-    torch.set_num_threads(check_int("threads", threads, 1, 64))
-    weights_dir = weights_dir or WEIGHTS_DIR
+def summary(per_seed):
+    r"""Mean, minimum and maximum over the seeds of per-bucket numbers (None where a bucket is N/A).
+
+    Formula:
+        \bar a_b=\frac1S\sum_{s=1}^{S}a_b^{(s)},\qquad
+        \text{band}_b=\bigl[\min_s a_b^{(s)},\ \max_s a_b^{(s)}\bigr]
+
+    per_seed: [S][B] -> dict(mean, min, max: [B], seeds: per_seed).
+    """
+    cols = list(zip(*per_seed))
+    ok = [all(v is not None for v in c) for c in cols]
+    return dict(mean=[sum(c) / len(c) if k else None for c, k in zip(cols, ok)],
+                min=[min(c) if k else None for c, k in zip(cols, ok)],
+                max=[max(c) if k else None for c, k in zip(cols, ok)], seeds=[list(r) for r in per_seed])
+
+
+@torch.no_grad()
+def marker_sweep(model, positions=MARKER_POSITIONS, *, length=64, num_sequences=64):
+    """Accuracy of a marker-task model with the marker moved to each of `positions` -> [len(positions)]."""
+    return [marker_accuracy(model, p, length=length, num_sequences=num_sequences, seed=EVAL_SEED + 2 * 10**6 + p)
+            for p in positions]
+
+
+@torch.no_grad()
+def rotation_ablation(model, *, length=128, bucket_size=64, num_sequences=32, offset=2):
+    r"""Accuracy per bucket with the rotation of one pair removed in every layer and head.
+
+    Formula:
+        \theta^{(-i)}_j=\begin{cases}0 & j=i\\ \theta_j & j\ne i\end{cases}\qquad
+        \mathrm{acc}_b^{(-i)}=\mathrm{acc}_b\ \text{of the model rotating with}\ \theta^{(-i)}
+
+    -> dict(base: [B], removed: [d/2][B]) (accuracy; the model's own frequencies in `base`).
+    """
+    cfg = model.cfg
+    inv, factor = model._rope()                                                    # [d/2], float
+    x, y = make_batch(num_sequences, length, vocab_size=cfg.vocab_size, offset=offset,
+                      seed=frequencies.EVAL_SEED + 2000)                           # [N,L] x2
+
+    def acc(freqs):
+        model.rope_override = (freqs, factor)
+        try:
+            pred = model(x).argmax(-1)                                             # [N,L]
+        finally:
+            model.rope_override = None
+        return bucket_accuracy(pred, y, bucket_size)[0].tolist()
+
+    removed = []
+    for i in range(len(inv)):
+        f = inv.clone()                                                            # [d/2]
+        f[i] = 0.0
+        removed.append(acc(f))
+    return dict(base=acc(inv), removed=removed)
+
+
+def frequency_use(model):
+    """The frequency readings of one RoPE run (posviz.tinylm.frequencies): pair shares at offsets seen and
+    unseen in training, each head's diagonal, and the rotation ablation -> plain lists."""
+    shares = frequencies.pair_shares(model, length=512, regions=((0, 64), (64, 512)))  # [n_layers,H,2,d/2]
+    offs, weights = frequencies.head_diagonals(model)                              # [n_layers,H] x2
+    inv, _ = model._rope()                                                         # [d/2]
+    return dict(shares=shares.tolist(), diag_offset=offs.tolist(), diag_weight=weights.tolist(),
+                ablation=rotation_ablation(model), inv_freq=inv.tolist())
+
+
+def eval_unit(job):
+    """One (kind, name, seed) of evaluate_all in a worker process -> (job key, result)."""
+    kind, name, seed, weights_dir, kw = job
+    torch.set_num_threads(1)
+    t0 = time.time()
+    model = load_model(base_method(name) if kind == "variant" else name, seed, weights_dir)
+    if kind == "variant":
+        r = evaluate(model, name, **kw)
+    elif kind == "marker":
+        r = marker_sweep(model)
+    else:
+        r = frequency_use(model)
+    return (kind, name, seed), r, round(time.time() - t0, 2)
+
+
+def evaluate_all(*, weights_dir=None, length=512, num_sequences=64, bucket_size=64, jobs=1, quiet=False):
+    """Every variant of every shipped run, the marker sweeps and the frequency readings -> the results
+    dict saved as results.json (per seed, and summarised over the seeds)."""
+    weights_dir = weights_dir or tiny.WEIGHTS_DIR
     manifest = load_manifest(weights_dir)
+    models = manifest["models"]
+    seeds = {r: sorted(int(s) for s in m["runs"]) for r, m in models.items()}
     out = dict(length=length, bucket_size=bucket_size, num_sequences=num_sequences, seed=EVAL_SEED,
                buckets=[[b, min(b + bucket_size, length)] for b in range(0, length, bucket_size)],
-               variants={})
-    train_lengths = set()
-    for variant in VARIANTS:
-        method = base_method(variant)
-        if method not in manifest["models"]:
-            continue
-        model = load_model(method, weights_dir)
-        info = manifest["models"][method]
-        train_lengths.add(info["length"])
-        t0 = time.time()
-        r = evaluate(model, variant, length=length, num_sequences=num_sequences, bucket_size=bucket_size,
-                     offset=info["offset"])
-        r["seconds"] = round(time.time() - t0, 2)
-        out["variants"][variant] = r
+               variants={}, marker={}, frequencies={}, band="min-max over seeds")
+    todo = []
+    for variant in ALL_VARIANTS:
+        recipe = base_method(variant)
+        kw = dict(length=length, num_sequences=num_sequences, bucket_size=bucket_size,
+                  offset=models.get(recipe, {}).get("offset", 2))
+        todo += [("variant", variant, s, weights_dir, kw) for s in seeds.get(recipe, ())]
+    todo += [("marker", r, s, weights_dir, {}) for r in SHORTCUT for s in seeds.get(r, ())]
+    todo += [("frequencies", "rope", s, weights_dir, {}) for s in seeds.get("rope", ())]
+    workers = check_int("jobs", jobs, 1, 2)
+    if workers == 1:
+        torch.set_num_threads(1)
+        done = map(eval_unit, todo)
+    else:
+        pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        done = pool.map(eval_unit, todo)
+    got = {}
+    for key, r, secs in done:
+        got[key] = r
         if not quiet:
-            accs = " ".join("  n/a" if a is None else f"{a:5.3f}" for a in r["acc"])
-            print(f"{variant:>14} {accs}  ({r['seconds']} s)", file=sys.stderr)
-    out["train_length"] = sorted(train_lengths)[0] if train_lengths else None
+            print(f"{key[0]:>11} {key[1]:>14} s{key[2]}  ({secs} s)", file=sys.stderr)
+    if workers > 1:
+        pool.shutdown()
+    for variant in ALL_VARIANTS:
+        runs = [got[k] for k in sorted(k for k in got if k[:2] == ("variant", variant))]
+        if not runs:
+            continue
+        out["variants"][variant] = dict(
+            model=base_method(variant), seeds=seeds[base_method(variant)], count=runs[0]["count"],
+            acc=summary([r["acc"] for r in runs]), loss=summary([r["loss"] for r in runs]),
+            entropy=[r["entropy"] for r in runs])
+    for r in SHORTCUT:
+        sweeps = [got[k] for k in sorted(k for k in got if k[:2] == ("marker", r))]
+        if sweeps:
+            out["marker"][r] = dict(positions=list(MARKER_POSITIONS), trained_at=models[r]["marker_at"],
+                                    acc=summary(sweeps))
+    freq = [got[k] for k in sorted(k for k in got if k[:2] == ("frequencies", "rope"))]
+    if freq:
+        out["frequencies"]["rope"] = dict(seeds=seeds["rope"], regions=[[0, 64], [64, length]], runs=freq)
+    out["train_length"] = models["rope"]["length"] if "rope" in models else None
     return out
 
 
@@ -216,9 +356,24 @@ def save_results(results, path):
 def load_results(path=None):
     """The shipped results.json (what the page plots without running any model)."""
     if path is None:
-        path = os.path.join(WEIGHTS_DIR, "results.json")
+        path = os.path.join(tiny.WEIGHTS_DIR, "results.json")
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+@torch.no_grad()
+def marker_accuracy(model, marker_at, *, length=64, num_sequences=256, seed=EVAL_SEED + 2 * 10**6):
+    r"""Accuracy on the marker task with the marker at position `marker_at` (None: anywhere in 1..56),
+    over every position that has an answer (i >= p + 2).
+
+    Formula:
+        \mathrm{acc}(p)=\frac{\#\{i\ge p+2:\ \arg\max_v z_{i,v}=x_{p+1}\}}{\#\{i\ge p+2\}}
+    """
+    x, y, _ = make_marker_batch(num_sequences, length, vocab_size=model.cfg.vocab_size, marker_at=marker_at,
+                                seed=seed)                                         # [N,L] x2
+    pred = model(x).argmax(-1)                                                     # [N,L]
+    mask = y != IGNORE                                                             # [N,L]
+    return float(((pred == y) & mask).sum()) / float(mask.sum())
 
 
 def accuracy_at_length(model, *, length, num_sequences=256, offset=2, seed=EVAL_SEED + 10**6):
@@ -231,30 +386,29 @@ def accuracy_at_length(model, *, length, num_sequences=256, offset=2, seed=EVAL_
 
 
 @torch.no_grad()
-def attention_map(variant, length, layer, head, *, seed=0):
+def attention_map(variant, length, layer, head, *, seed=0, run=0):
     """Attention probabilities a_ij of one head for one evaluation sequence -> Tensor[L,L].
 
-    layer, head are 0-based. "learned" beyond its table is not computable
-    (pe.learned.PositionOutOfRangeError, the boundary the page explains instead).
+    layer, head are 0-based; run: the seed of the trained run. "learned" beyond its table is not
+    computable (pe.learned.PositionOutOfRangeError, the boundary the page explains instead).
     """
-    model = load_model(base_method(variant))   # ~10 ms; the page's view caches the map itself
-    cfg = model.cfg
+    model = load_model(base_method(variant), run)   # ~10 ms; the page's view caches the map itself
     length = check_int("length", length, 8, MAX_EVAL_LENGTH)
-    layer = check_int("layer", layer, 0, cfg.n_layers - 1)
-    head = check_int("head", head, 0, cfg.n_heads - 1)
-    kw = prepare(model, variant, length)
+    layer = check_int("layer", layer, 0, model.cfg.n_layers - 1)
+    head = check_int("head", head, 0, model.cfg.n_heads - 1)
+    net, kw = prepare(model, variant, length)
     try:
         batch_seed = EVAL_SEED + 7 * 10**6 + check_int("seed", seed, 0, 10**6)
-        x, _ = make_batch(1, length, vocab_size=cfg.vocab_size, seed=batch_seed)
-        _, maps = model(x, return_attention=True, **kw)                               # n_layers x [1,H,L,L]
+        x, _ = make_batch(1, length, vocab_size=model.cfg.vocab_size, seed=batch_seed)
+        _, maps = net(x, return_attention=True, **kw)                                 # n_layers x [1,H,L,L]
     finally:
         model.rope_override = None
     return maps[layer][0, head]                                                      # [L,L]
 
 
-def live_evaluate(variant, *, length=512, num_sequences=8, seed=0):
+def live_evaluate(variant, *, length=512, num_sequences=8, seed=0, run=0):
     """Recompute the per-bucket numbers of one variant now (fewer sequences than the shipped run)."""
-    model = load_model(base_method(variant))
+    model = load_model(base_method(variant), run)
     seed = check_int("seed", seed, 0, 10**6)
     t0 = time.perf_counter()
     r = evaluate(model, variant, length=length, num_sequences=num_sequences,
@@ -338,13 +492,18 @@ def far_weight(attention, query, distance):
 
 
 def main(argv=None):
-    """python -m posviz.tinylm.evaluate [--weights DIR]: rewrite DIR/results.json from the shipped weights."""
+    """python -m posviz.tinylm.evaluate [--weights DIR] [--jobs 2]: rewrite DIR/results.json from the shipped
+    weights."""
     p = argparse.ArgumentParser(prog="python -m posviz.tinylm.evaluate", description=main.__doc__)
-    p.add_argument("--weights", default=WEIGHTS_DIR)
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--weights", default=tiny.WEIGHTS_DIR)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--length", type=int, default=512)
+    p.add_argument("--sequences", type=int, default=64)
     args = p.parse_args(argv)
-    res = evaluate_all(weights_dir=args.weights, threads=args.threads)
+    t0 = time.time()
+    res = evaluate_all(weights_dir=args.weights, jobs=args.jobs, length=args.length, num_sequences=args.sequences)
     res["command"] = "python -m posviz.tinylm.evaluate " + " ".join(argv if argv is not None else sys.argv[1:])
+    res["wall_time_s"] = round(time.time() - t0, 2)
     save_results(res, os.path.join(args.weights, "results.json"))
     return res
 

@@ -11,6 +11,16 @@ The answer is checkable at every position, and the natural solution is *relative
 solve the task at any length, while a method that learned absolute positions has no
 reason to work beyond the training length. The generator makes sequences of any
 length up to MAX_LENGTH, so a model trained at length 64 can be tested at 512.
+
+The positional-shortcut variant (`make_marker_batch`): one marker token M = V - 1 stands at
+position p, and from position p + 2 on the model must output the token right after it:
+
+    x_p = M,  x_i ~ Uniform{1, ..., V-2} elsewhere (i > 0)
+    y_i = x_{p+1}   for i >= p + 2,    y_i = IGNORE otherwise
+
+Its content rule ("the token after the marker") works wherever the marker stands; if every
+training sequence has the marker at the same p, "the token at absolute position p + 1" fits the
+training data just as well: a positional shortcut, exposed by moving the marker at test time.
 """
 import torch
 
@@ -48,6 +58,35 @@ def make_batch(batch_size, length, *, vocab_size=32, offset=2, seed=0):
     targets = torch.full_like(tokens, IGNORE)                                # [N,L]
     targets[:, offset:] = tokens[:, :-offset]                                # [N,L-k]
     return tokens, targets
+
+
+def make_marker_batch(batch_size, length, *, vocab_size=32, marker_at=None, marker_range=(1, 56), seed=0):
+    """A deterministic batch of the marker task (see the module docstring).
+
+    marker_at: the marker's position p for every sequence (the shortcut's training data, or one test
+    position), or None: p ~ Uniform{marker_range[0], ..., marker_range[1]} per sequence.
+    Returns (tokens LongTensor[N,L], targets LongTensor[N,L], marker positions LongTensor[N]).
+    """
+    batch_size = check_int("batch_size", batch_size, 1, MAX_BATCH)
+    length = check_int("length", length, 4, MAX_LENGTH)
+    vocab_size = check_int("vocab_size", vocab_size, 4, MAX_VOCAB)
+    seed = check_int("seed", seed, 0, 2**62)
+    g = torch.Generator().manual_seed(seed)
+    tokens = torch.randint(1, vocab_size - 1, (batch_size, length), generator=g)   # [N,L] content 1..V-2
+    tokens[:, 0] = BOS
+    if marker_at is None:
+        lo = check_int("marker_range[0]", marker_range[0], 1, length - 3)
+        hi = check_int("marker_range[1]", marker_range[1], lo, length - 3)
+        where = torch.randint(lo, hi + 1, (batch_size,), generator=g)             # [N]
+    else:
+        where = torch.full((batch_size,), check_int("marker_at", marker_at, 1, length - 3))  # [N]
+    rows = torch.arange(batch_size)                                               # [N]
+    tokens[rows, where] = vocab_size - 1
+    answer = tokens[rows, where + 1]                                              # [N]
+    pos = torch.arange(length)                                                    # [L]
+    targets = torch.where(pos[None, :] >= where[:, None] + 2, answer[:, None],
+                          torch.full_like(tokens, IGNORE))                        # [N,L]
+    return tokens, targets, where
 
 
 def answer_mask(length, offset):

@@ -16,13 +16,14 @@ from posviz.ui.frame import asset, t
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
 
-def header(page):
-    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes."""
+def header(page, say=None):
+    """Title, one-paragraph intro and the sources of the page's ideas; then its scenes. say: {narration key:
+    {field: value}} for narrations generated from the page's numbers (their text has {field} slots)."""
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))
     if text.has(f"{page}.sources"):
         st.caption(t(f"{page}.sources"))
-    scenes(page)
+    scenes(page, say)
 
 
 def _apply_scene(page, index, keep=()):
@@ -76,7 +77,7 @@ def _scene_to_url(page, cur, left):
     st.session_state["_scene_in_url"][page] = want
 
 
-def scenes(page):
+def scenes(page, say=None):
     """Previous / next buttons over the page's scenes (posviz.scenes); a scene sets the page's widgets,
     the URL follows (with ?scene=N) and the page scrolls to the figure the scene talks about. The scene's
     narration is pinned beside that figure (assets/frame.css: a panel at the right of a wide screen, at the
@@ -105,7 +106,8 @@ def scenes(page):
         changed = ", ".join(t(f"w.{k}") if text.has(f"w.{k}") else k for k in left)
         st.info(f"{head} — {t('ui.scene_left', changed=changed)}", icon=":material/edit:")
     else:
-        st.container(key="scene_say").info(f"{head} — {t(items[cur]['say'])}")
+        fields = (say or {}).get(items[cur]["say"], {})          # a narration filled from the page's numbers
+        st.container(key="scene_say").info(f"{head} — {t(items[cur]['say'], **fields)}")
 
 
 # The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one

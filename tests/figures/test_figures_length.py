@@ -1,5 +1,6 @@
-"""posviz.figures.length: the bucket lines, the attention maps (block max, training lines, alias
-overlay) and the alias errors, and every builder valid plotly (they skip plotly's validation)."""
+"""posviz.figures.length: the bucket lines with their bands, the attention maps (block max, training lines,
+alias overlay), the alias errors, the frontier page's share maps, ablation bars and marker lines, and every
+builder valid plotly (they skip plotly's validation)."""
 import json
 
 import numpy as np
@@ -28,12 +29,26 @@ def every_builder(target, tol):
     info = V.shipped.uncached()
     buckets, train = info["buckets"], info["train_length"]
     for metric in ("acc", "loss"):
-        for shown in (tuple(V.VARIANTS), ("rope",), ()):
-            series = V.curves.uncached(metric, shown)
-            ref = V.reference.uncached(metric, series)
-            yield F.bucket_lines(buckets, series, train, reference=ref["values"], y_range=ref["y_range"], labels=LINES)
+        for shown in (tuple(V.VARIANTS), ("rope",), (), V.FRONTIER, V.SCALING, V.TABLE):
+            main = V.main_plot.uncached(metric, shown)
+            yield F.bucket_lines(buckets, main["series"], train, reference=main["reference"], y_range=main["y_range"],
+                                 labels=LINES, bands=main["bands"])
+            yield F.bucket_lines(buckets, main["series"], train, labels=LINES)                # no bands
     ent = V.entropy_curves.uncached(2, tuple(V.VARIANTS))
     yield F.bucket_lines(buckets, ent["series"], train, reference=ent["uniform"], labels={"title": "t"})  # few labels
+    yield F.bucket_lines(buckets, ent["series"], train, reference=ent["uniform"], bands=ent["bands"], labels={})
+    use = V.pair_use.uncached(0)
+    for k in (0, 1):
+        yield F.share_map(use["shares"][k], use["heads"], use["wavelengths"], zmax=100, labels={"title": "s"})
+    ab = V.frequency_summary.uncached()["ablation"]
+    groups = {b: ([r[k] for r in ab["mean"]], [r[k] for r in ab["lo"]], [r[k] for r in ab["hi"]])
+              for k, b in enumerate(("b0", "b1"))}
+    yield F.ablation_bars([str(i) for i in range(len(ab["mean"]))], groups, base={"b0": 99.0, "b1": 50.0},
+                          labels={"title": "a", "b0": "short", "b1": "long"})
+    if not V.pending(V.SHORTCUT):        # the marker-task runs (a training command may still be running)
+        m = V.marker_curves.uncached(V.SHORTCUT)
+        yield F.marker_lines(m["positions"], m["series"], m["trained_at"], bands=m["bands"], chance=m["chance"],
+                             labels={"title": "m", "trained": "trained"})
     al = V.aliases.uncached(target, tol)
     yield F.alias_errors(al["error"], al["aliases"], tol, train, labels=ALIAS)
     yield F.alias_errors(al["error"], al["aliases"], tol, train, labels={"title": "t"})
@@ -62,10 +77,47 @@ def test_bucket_lines_gaps_and_legend_below():
     assert ref.name == "chance" and rope.name == "model rope" and odd.name == "odd"   # unknown keys: their key
     assert np.isnan(rope.y[1]) and rope.connectgaps is False                         # None: a gap, not a zero
     assert rope.line.color == F.COLORS["rope"] and odd.line.color is None
-    assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0
+    # the legend right above the plot, under the title (in view with the chart's top); 3 entries: 2 phone rows
+    lg = fig.layout.legend
+    assert lg.orientation == "h" and lg.y == 1.02 and lg.yanchor == "bottom"
     assert list(fig.layout.xaxis.tickvals) == [0, 64, 128, 192]
-    assert fig.layout.title.text == "t<br><sup>s</sup>" and fig.layout.margin.t == 105
+    assert fig.layout.title.text == "t<br><sup>s</sup>" and fig.layout.margin.t == 105 + 2 * F.ROW_PX
+    assert fig.layout.title.pad.b == 30 + 2 * F.ROW_PX
     assert fig.layout.shapes[0].x1 == 63.5                                            # the trained range shaded
+
+
+def test_bands_under_the_lines_and_the_legend_grows_with_its_entries():
+    buckets = [[0, 64], [64, 128], [128, 192]]
+    series = {"rope": [1.0, 0.6, 0.1], "learned": [1.0, None, None]}
+    bands = {"rope": [[0.99, 0.5, 0.05], [1.0, 0.7, 0.2]], "learned": [[0.98, None, None], [1.0, None, None]]}
+    fig = F.bucket_lines(buckets, series, 64, bands=bands, reference=[0.03] * 3, labels=LINES)
+    band_rope, band_learned, ref, rope, learned = fig.data
+    assert band_rope.fill == "toself" and band_rope.showlegend is False and band_rope.legendgroup == "rope"
+    assert list(band_rope.x) == [31.5, 95.5, 159.5, 159.5, 95.5, 31.5]                 # the bucket centres
+    assert list(band_rope.y) == pytest.approx([1.0, 0.7, 0.2, 0.05, 0.5, 0.99])
+    assert list(band_learned.x) == [31.5, 31.5]                                        # N/A buckets left out
+    assert band_rope.line.color == "rgba(0,0,0,0)" and "rgba(0,114,178," in band_rope.fillcolor
+    assert rope.legendgroup == "rope" and ref.name == "chance"
+    rows3 = fig.layout.height
+    few = F.bucket_lines(buckets, {"rope": series["rope"]}, 64, labels=LINES)
+    assert rows3 - few.layout.height == F.ROW_PX              # 3 entries: 2 phone rows; 1 entry: 1 row
+    assert few.layout.height - few.layout.margin.t - F.BOTTOM_PX == F.PLOT_PX   # the lines keep their room
+    style.presentation(fig)                                    # lecture mode: the band keeps an invisible edge
+    assert fig.data[0].line.color == "rgba(0,0,0,0)"
+
+
+def test_share_map_ablation_bars_and_marker_lines():
+    z = np.array([[50, 30, 20, 0], [10, 10, 10, 70]], dtype=np.float32)
+    fig = F.share_map(z, ["L1 H1", "L1 H2"], [6.28, 19.9, 62.8, 1e9], zmax=100, labels={"title": "t"})
+    hm = fig.data[0]
+    assert hm.zmin == 0 and hm.zmax == 100 and hm.text[1][3] == "70" and hm.x[0] == "0<br>6" and hm.x[3].endswith("∞")
+    groups = {"b0": ([99, 20], [98, 10], [100, 30])}
+    bars = F.ablation_bars(["0", "1"], groups, base={"b0": 99.5}, labels={"b0": "0–63"})
+    assert bars.data[0].name == "0–63" and list(bars.data[0].error_y.array) == [1, 10]
+    assert list(bars.data[0].error_y.arrayminus) == [1, 10] and bars.layout.shapes[0].y0 == 99.5
+    m = F.marker_lines([1, 2, 3, 4], {"short_rope": [0.1, 0.2, 1.0, 0.1], "shift_rope": [1, 1, 1, 1]},
+                       {"short_rope": 3, "shift_rope": None}, chance=1 / 30, labels={"trained": "trained"})
+    assert [s.x0 for s in m.layout.shapes] == [3] and m.layout.annotations[0].text == "trained"
 
 
 def test_attention_map_block_max_and_overlay():

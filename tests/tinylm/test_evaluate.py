@@ -7,7 +7,8 @@ import torch
 from posviz.pe.learned import PositionOutOfRangeError
 from posviz.pe.rope import rope_inv_freq
 from posviz.tinylm import evaluate as le
-from posviz.tinylm.model import TinyConfig, TinyLM
+from posviz.tinylm import recipes
+from posviz.tinylm.model import TinyConfig, TinyLM, rope_spectrum
 from posviz.tinylm.task import IGNORE
 from posviz.validate import PosvizError
 
@@ -162,3 +163,51 @@ def test_offset_weights_and_far_weight():
     assert math.isnan(le.offset_weights(a, first_query=4)[0])
     assert le.far_weight(a, 3, 2) == pytest.approx(0.5)                  # keys 0, 1 of query 3
     assert le.far_weight(a, 1, 2) == 0.0
+
+
+# ---------------------------------------------------------------- several runs, and the new variants
+def test_summary_by_hand():
+    s = le.summary([[1.0, 0.5, None], [0.8, 0.7, None], [0.9, 0.3, 0.2]])
+    assert s["mean"][:2] == pytest.approx([0.9, 0.5]) and s["mean"][2] is None
+    assert s["min"] == [0.8, 0.3, None] and s["max"] == [1.0, 0.7, None]
+    assert s["seeds"][2] == [0.9, 0.3, 0.2]
+
+
+def test_variants_name_their_runs():
+    assert le.base_method("learned_grow") == "learned" and le.base_method("learned_mod") == "learned"
+    assert le.base_method("rope_yarn4") == "rope" and le.base_method("ft_yarn") == "ft_yarn"
+    assert le.base_method("rope_nope4") == "rope_nope4"
+    assert set(le.VARIANTS) <= set(le.ALL_VARIANTS) and len(set(le.ALL_VARIANTS)) == len(le.ALL_VARIANTS)
+    for v in le.ALL_VARIANTS:
+        assert le.base_method(v) in recipes.RECIPES
+
+
+def test_fixed_scalings_are_the_fine_tunes_frequencies():
+    """rope_pi4 / rope_ntk4 / rope_yarn4 at any evaluation length: the s = 4 spectra the ft_* runs train with."""
+    for variant, kind in le.FIXED_SCALINGS.items():
+        inv, f = le.rope_override(variant, 16, 10000.0, 64, 512)
+        want = rope_spectrum(16, recipes.SCALED[kind])
+        assert torch.equal(inv, want[0]) and f == want[1]
+    pi, _ = le.rope_override("rope_pi4", 16, 10000.0, 64, 128)
+    assert torch.allclose(pi, rope_inv_freq(16) / 4)
+
+
+def test_learned_treatments():
+    torch.manual_seed(0)
+    m = TinyLM(TinyConfig(method="learned", d_model=16, n_heads=2, max_length=16)).eval()
+    grow, kw = le.prepare(m, "learned_grow", 48)
+    assert grow is not m and grow.cfg.max_length == le.GROW_ROWS and kw == {}
+    same, kw = le.prepare(m, "learned_mod", 48)
+    assert same is m and kw == {"clamp_positions": False, "wrap_positions": True}
+    r = le.evaluate(m, "learned_grow", length=320, num_sequences=1, bucket_size=64)
+    assert r["acc"][:4] == [a for a in r["acc"][:4] if a is not None] and r["acc"][4] is None   # N/A past 256 rows
+    r = le.evaluate(m, "learned_mod", length=64, num_sequences=1, bucket_size=16)
+    assert all(a is not None for a in r["acc"])
+
+
+def test_marker_accuracy_and_sweep():
+    torch.manual_seed(0)
+    m = TinyLM(TinyConfig(method="rope", d_model=16, n_heads=2)).eval()
+    sweep = le.marker_sweep(m, positions=(1, 10), num_sequences=4)
+    assert len(sweep) == 2 and all(0 <= a <= 1 for a in sweep)
+    assert sweep[1] == le.marker_accuracy(m, 10, num_sequences=4, seed=le.EVAL_SEED + 2 * 10**6 + 10)

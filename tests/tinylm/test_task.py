@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from posviz.tinylm.task import BOS, IGNORE, answer_mask, make_batch
+from posviz.tinylm.task import BOS, IGNORE, answer_mask, make_batch, make_marker_batch
 from posviz.validate import PosvizError
 
 
@@ -61,3 +61,28 @@ def test_offset_beyond_the_length_names_the_range():
     with pytest.raises(PosvizError) as e:
         make_batch(2, 8, offset=8)
     assert e.value.code == "range" and (e.value.params["lo"], e.value.params["hi"]) == (1, 7)
+
+
+# ---------------------------------------------------------------- the marker task (positional shortcut)
+def test_marker_batch_by_hand():
+    x, y, where = make_marker_batch(3, 20, vocab_size=10, marker_at=5, seed=2)
+    assert x.shape == y.shape == (3, 20) and where.tolist() == [5, 5, 5]
+    assert (x[:, 0] == BOS).all() and (x[:, 5] == 9).all()
+    assert ((x == 9).sum(1) == 1).all()                        # the marker appears once
+    rest = torch.cat([x[:, 1:5], x[:, 6:]], 1)
+    assert ((rest >= 1) & (rest <= 8)).all()                   # content tokens 1..V-2
+    assert (y[:, :7] == IGNORE).all()                          # answers from p + 2 on
+    assert torch.equal(y[:, 7:], x[:, 6:7].expand(3, 13))      # the token right after the marker
+
+
+def test_marker_anywhere_is_deterministic_and_in_range():
+    a = make_marker_batch(64, 64, seed=7)
+    b = make_marker_batch(64, 64, seed=7)
+    assert all(torch.equal(u, v) for u, v in zip(a, b))
+    x, y, where = a
+    assert where.min() >= 1 and where.max() <= 56 and len(set(where.tolist())) > 20
+    for n in range(64):
+        p = int(where[n])
+        assert int(x[n, p]) == 31 and (y[n, p + 2:] == x[n, p + 1]).all() and (y[n, :p + 2] == IGNORE).all()
+    with pytest.raises(ValueError, match="marker_at"):
+        make_marker_batch(2, 16, marker_at=14)

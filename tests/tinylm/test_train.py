@@ -1,5 +1,7 @@
-"""posviz.tinylm.train: deterministic training, safe weight files, and the shipped models."""
+"""posviz.tinylm.train: deterministic training, safe weight files, recipes, and the shipped models."""
+import hashlib
 import json
+import math
 import os
 
 import pytest
@@ -7,7 +9,7 @@ import torch
 
 from posviz.tinylm import evaluate as lengtheval
 from posviz.tinylm import model as tiny
-from posviz.tinylm import train
+from posviz.tinylm import recipes, train
 from posviz.tinylm.model import TRAINED_METHODS
 
 MANIFEST = os.path.join(tiny.WEIGHTS_DIR, "MANIFEST.json")
@@ -30,15 +32,41 @@ def test_short_run_is_deterministic():
 
 def test_cli_writes_weights_and_manifest(tmp_path):
     train.main(["--method", "t5", "--steps", "2", "--batch-size", "2", "--length", "32", "--warmup", "1",
-                "--d-model", "16", "--n-heads", "2", "--out", str(tmp_path)])
+                "--d-model", "16", "--n-heads", "2", "--out", str(tmp_path), "--quiet"])
     man = json.loads((tmp_path / "MANIFEST.json").read_text())
     info = man["models"]["t5"]
-    assert info["command"].startswith("python -m posviz.tinylm.train --method t5 --steps 2")
-    assert info["steps"] == 2 and info["wall_time_s"] >= 0 and "sha256" in info
-    state = torch.load(tmp_path / "t5.pt", weights_only=True)
+    assert man["last_command"].startswith("python -m posviz.tinylm.train --method t5 --steps 2")
+    assert info["steps"] == 2 and info["runs"]["0"]["wall_time_s"] >= 0 and "sha256" in info["runs"]["0"]
+    assert man["seeds"] == [0] and len(man["load_average"]["start"]) == 3
+    state = torch.load(tmp_path / "t5-s0.pt", weights_only=True)
     assert all(isinstance(v, torch.Tensor) for v in state.values())
-    m = tiny.load_model("t5", str(tmp_path))
+    m = tiny.load_model("t5", 0, str(tmp_path))
     assert m.cfg.d_model == 16
+
+
+def test_a_fine_tune_starts_from_the_run_it_names(tmp_path):
+    """ft_yarn starts from rope-s<seed>.pt of the same directory and keeps YaRN's frequencies in its config."""
+    small = ["--steps", "2", "--warmup", "1", "--batch-size", "2", "--d-model", "16", "--n-heads", "2",
+             "--out", str(tmp_path), "--quiet", "--seed", "3"]
+    train.main(["--recipe", "rope", *small])
+    train.main(["--recipe", "ft_yarn", *small])
+    man = json.loads((tmp_path / "MANIFEST.json").read_text())
+    ft = man["models"]["ft_yarn"]
+    assert ft["runs"]["3"]["init"] == "rope-s3" and ft["length"] == recipes.SCALE_LENGTH
+    assert ft["config"]["rope_parameters"] == recipes.SCALED["yarn"] and set(man["models"]) == {"rope", "ft_yarn"}
+    m = tiny.load_model("ft_yarn", 3, str(tmp_path))
+    inv, factor = m._rope()
+    assert factor == pytest.approx(0.1 * math.log(4) + 1)
+    assert float(inv[-1]) == pytest.approx(10000.0 ** (-6 / 8) / 4, rel=1e-4)   # head width 8: the slowest pair / s
+
+
+def test_recipes_are_complete():
+    assert len(recipes.SEEDS) >= 5
+    for name in recipes.RECIPES:
+        s = recipes.settings(name)
+        assert s["method"] in TRAINED_METHODS and s["steps"] >= 1 and s["task"] in ("copy", "marker")
+    assert recipes.STAGES[1] == ("ft_none", "ft_pi", "ft_ntk", "ft_yarn")
+    assert all(recipes.RECIPES[r]["init"] in recipes.STAGES[0] for r in recipes.STAGES[1])
 
 
 def test_lr_schedule():
@@ -55,26 +83,67 @@ def test_invalid_arguments():
         train.train_one("rope", steps=0)
 
 
+def _runs_done(man):
+    return sum(len(info["runs"]) for info in man["models"].values())
+
+
+def _needs_every_run(man):
+    """Skip (saying how far it got) while `python -m posviz.tinylm.train --all --missing` is still training."""
+    want = len(recipes.RECIPES) * len(recipes.SEEDS)
+    if _runs_done(man) < want or "total_wall_time_s" not in man:
+        pytest.skip(f"training in progress: {_runs_done(man)} of {want} runs in MANIFEST.json, not evaluated yet")
+
+
 def test_shipped_files_are_small_plain_state_dicts():
+    """Every recipe with every seed, each file <= 1 MB and all of them <= 30 MB, their sha256 as recorded."""
     man = _manifest()
-    assert set(man["models"]) == set(TRAINED_METHODS)
-    for method in TRAINED_METHODS:
-        path = os.path.join(tiny.WEIGHTS_DIR, f"{method}.pt")
-        assert os.path.getsize(path) < 1_000_000
-        state = torch.load(path, map_location="cpu", weights_only=True)
-        assert all(isinstance(v, torch.Tensor) for v in state.values())
-        assert man["models"][method]["command"].startswith("python -m posviz.tinylm.train")
+    total = 0
+    for recipe, info in man["models"].items():
+        for seed, run in info["runs"].items():
+            path = tiny.weights_path(recipe, int(seed))
+            size = os.path.getsize(path)
+            assert size < 1_000_000
+            total += size
+            with open(path, "rb") as f:
+                assert hashlib.sha256(f.read()).hexdigest() == run["sha256"]
+    assert total < 30_000_000
+    weights = [f for f in os.listdir(tiny.WEIGHTS_DIR) if f.endswith(".pt")]
+    assert len(weights) == _runs_done(man)                      # no file without its MANIFEST entry
+    _needs_every_run(man)
+    assert list(man["models"]) == list(recipes.RECIPES) and man["seeds"] == list(recipes.SEEDS)
+    for info in man["models"].values():
+        assert sorted(info["runs"], key=int) == [str(s) for s in recipes.SEEDS]
+    assert total < 30_000_000
+    state = torch.load(tiny.weights_path("rope", 0), map_location="cpu", weights_only=True)
+    assert all(isinstance(v, torch.Tensor) and v.dtype == torch.float16 for v in state.values())
+
+
+def test_the_manifest_records_the_command_and_its_time():
+    man = _manifest()
+    assert man["last_command"].startswith("python -m posviz.tinylm.train --all") and "--eval" in man["last_command"]
+    assert man["jobs"] in (1, 2) and man["last_wall_time_s"] > 0
+    for info in man["models"].values():          # a run kept from an earlier command says so
+        assert all(r["kept"] or (r["wall_time_s"] > 0 and r["cpu_time_s"] > 0) for r in info["runs"].values())
+    assert len(man["load_average"]["start"]) == len(man["load_average"]["end"]) == 3
+    for recipe, info in man["models"].items():
+        want = recipe_kwargs = train.recipe_kwargs(recipe, {})
+        for k in ("steps", "batch_size", "length", "lr", "warmup", "task"):
+            assert info[k] == want[k], (recipe, k)
+        assert info["config"]["n_layers"] == recipe_kwargs["n_layers"]
+    _needs_every_run(man)
+    assert man["total_wall_time_s"] >= man["last_wall_time_s"] > 0
 
 
 @pytest.mark.parametrize("method", TRAINED_METHODS)
 def test_shipped_models_reach_reported_accuracy(method):
-    """Each shipped model is >= 95% correct at its training length on 256 fresh sequences,
-    and matches the accuracy recorded in MANIFEST.json and results.json."""
+    """Each shipped run of the six methods is >= 95% correct at its training length on 256 fresh sequences,
+    and matches the accuracy recorded in MANIFEST.json (computed from the saved float16 file) and results.json."""
     torch.set_num_threads(1)
     man = _manifest()["models"][method]
-    model = tiny.load_model(method)
-    acc = lengtheval.accuracy_at_length(model, length=man["length"], num_sequences=256, offset=man["offset"])
-    assert acc >= 0.95
-    assert acc == pytest.approx(man["accuracy_at_train_length"], abs=1e-9)
-    res = lengtheval.load_results()
-    assert res["variants"][method]["acc"][0] == pytest.approx(acc, abs=0.03)
+    res = lengtheval.load_results()["variants"][method]["acc"]
+    for seed in (0, 4):
+        model = tiny.load_model(method, seed)
+        acc = lengtheval.accuracy_at_length(model, length=man["length"], num_sequences=256, offset=man["offset"])
+        assert acc == pytest.approx(man["runs"][str(seed)]["accuracy_at_train_length"], abs=1e-9)
+        assert res["seeds"][seed][0] == pytest.approx(acc, abs=0.03)
+    assert min(r["accuracy_at_train_length"] for r in man["runs"].values()) >= 0.95
