@@ -234,10 +234,12 @@ def clock_animation(q_xy, k_xy, scores, steps, m_pos, n_pos, pair_index, *, labe
         xaxis3=dict(anchor="y3", range=[0, 1], visible=False, fixedrange=True),
         yaxis3=dict(anchor="x3", domain=[0.92, 1.0], range=[0, 1], visible=False, fixedrange=True),
         annotations=_titles([labels["pair"].format(i=int(i)) for i in idx], cx, cy, radius),
-        sliders=[dict(steps=slider_steps, active=0, x=0.0, len=1.0, y=-0.15, yanchor="top",
+        # under the score's axis title: the slider, then the buttons 95 px lower (in pixels: below the slider's
+        # tick labels at any font size and plot height)
+        sliders=[dict(steps=slider_steps, active=0, x=0.0, len=1.0, y=-0.25, yanchor="top",
                       currentvalue=dict(visible=False), pad=dict(t=0, b=0))],
-        updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.3,
-                          xanchor="left", yanchor="top", showactive=False, pad=dict(t=0, r=10))],
+        updatemenus=[dict(type="buttons", direction="left", buttons=[play, pause], x=0.0, y=-0.25,
+                          xanchor="left", yanchor="top", showactive=False, pad=dict(t=95, r=10))],
         margin=dict(b=180), legend=dict(x=0.5, xanchor="center", y=0.445, yanchor="middle"))
     return _figure(data, lay, frames)
 

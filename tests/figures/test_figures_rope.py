@@ -143,7 +143,7 @@ def test_animation_layout_is_phone_safe():
     fig = fr.clock_animation(av["q_xy"], av["k_xy"], av["scores"], av["steps"], av["m"], av["n"], av["pairs"],
                              labels=ANIM_LABELS)
     slider, menu = fig.layout.sliders[0], fig.layout.updatemenus[0]
-    assert slider.yanchor == menu.yanchor == "top" and menu.y < slider.y - 0.12       # buttons under the slider
+    assert slider.yanchor == menu.yanchor == "top" and menu.y == slider.y and menu.pad.t >= 70   # under the slider
     assert slider.x == 0 and slider.len == 1
     caption, clocks, score = fig.layout.yaxis3.domain, fig.layout.yaxis.domain, fig.layout.yaxis2.domain
     assert caption[0] >= clocks[1] and clocks[0] > score[1]
