@@ -23,8 +23,8 @@ from posviz.figures import style
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "length", "length-today", "lab",
-         "kv-cache",
+PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models", "frontier", "length", "length-today",
+         "lab", "kv-cache",
          # views whose charts the default view does not draw (deep dives open, a section switched on)
          "kv-cache?kv_stream=true&kv_sinks=true", "lab?lab_pack=true&lab_pack_all=true",
          "models?models_all=true&models_prop=true", "extrapolation?ext_preset=gemma4_31b",
