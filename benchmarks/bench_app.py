@@ -40,7 +40,7 @@ def _open(page, **params):
 
 
 def _payload_kb(at):
-    sizes = [len(el.proto.spec) for el in at.get("plotly_chart")]
+    sizes = [len(el.proto.bytes) for el in at.get("bidi_component")]
     return max(sizes) / 1024 if sizes else 0.0
 
 

@@ -1,7 +1,6 @@
 """Run app.py headless (streamlit.testing AppTest) on one page, and read what the page drew."""
 import ast
 import functools
-import json
 import pathlib
 import re
 
@@ -9,6 +8,8 @@ import pandas as pd
 from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.navigation.page import calc_hash
 from streamlit.testing.v1 import AppTest
+
+from posviz.ui import plotting
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -59,9 +60,17 @@ def open_page(page, lang="en", _state=None, **params):
     return at
 
 
+def charts(at):
+    """The charts on the page (ui.plot: posviz's chart element), in page order: {key: {"figure": the figure
+    dict sent to the browser (data, layout, frames), "config": plotly.js's config, "labels": its button
+    texts}}. Every test that reads a chart reads it here."""
+    return {el.proto.id.split("-", 2)[2]: plotting.read_payload(el.proto.bytes)   # id: "$$ID-<hash>-<key>"
+            for el in at.get("bidi_component") if el.proto.component_name == plotting.CHART}
+
+
 def figures(at):
-    """The plotly figures on the page, as dicts (data + layout)."""
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    """The plotly figures on the page, as dicts (data + layout), in page order."""
+    return [c["figure"] for c in charts(at).values()]
 
 
 def markdown_tables(at):

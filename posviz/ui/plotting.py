@@ -1,16 +1,24 @@
-"""Figures on the page: `plot` (cached build, lecture-mode style, CSV / PNG / SVG export), the
-"Formula and code" box, and `guard` (a posviz error becomes an st.error in the user's language)."""
+"""Figures on the page: `plot` (cached build, lecture-mode style, CSV / PNG / SVG export, drawn in place by
+posviz's chart element), the "Formula and code" box, and `guard` (a posviz error becomes an st.error in the
+user's language)."""
+import collections
 import contextlib
 import functools
 import hashlib
 import importlib
 import inspect
+import pathlib
 import re
+import threading
 
+import orjson
 import pandas
-import plotly.graph_objects as go
+import plotly
 import pyarrow as pa
 import streamlit as st
+from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+from streamlit.runtime import Runtime
 
 from posviz import views
 from posviz.figures import export, style
@@ -125,9 +133,68 @@ def diagram(text):
 
 
 def plot_config(key):
+    """plotly.js's config of chart `key`: the camera button saves a PNG or an SVG (the sidebar's choice) at 3x
+    as posviz_<key>; no plotly logo, no "send to cloud"; the toolbar shows on hover (chart.js adds the
+    fullscreen button)."""
     fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
-    return {"displaylogo": False, "responsive": True, "displayModeBar": "hover",
+    return {"displaylogo": False, "responsive": True, "displayModeBar": "hover", "showSendToCloud": False,
+            "showEditInChartStudio": False,
             "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
+
+
+# ---------------------------------------------------------------- the chart element
+# posviz's chart element is a keyed Streamlit components-v2 element (assets/chart: chart.js, chart.css). A key
+# keeps the element's identity across reruns, so the browser keeps its <div> and updates the figure in place
+# with Plotly.react (st.plotly_chart hashes the figure into its element's id: every changed chart was
+# unmounted and drawn anew). The element's files and plotly.js (the installed plotly package's own
+# plotly.min.js, the one copy the browser loads) are served by Streamlit under /_stcore/bidi-components/:
+# posviz.chart/ and posviz.plotly/.
+CHART = "posviz.chart"
+_SERVED = ((ComponentConfig("chart", "assets/chart"), pathlib.Path(__file__).parent),
+           (ComponentConfig("plotly", "package_data"), pathlib.Path(plotly.__file__).parent))
+
+
+def _serve(manager):
+    """Declare the chart element's asset directory and plotly.js's to a Streamlit runtime's component manager
+    (once per manager: a server has one, each AppTest its own)."""
+    if manager.get_component_asset_root(CHART) is None:
+        for config, root in _SERVED:
+            manager.register_from_manifest(ComponentManifest("posviz", "1", [config]), root)
+
+
+_serve(get_bidi_component_manager())
+_chart = st.components.v2.component(CHART, js="chart.js", isolate_styles=False)
+
+# The bytes sent for a figure, built once per (cached figure, key, screen, export format): a rerun that draws
+# the same figure sends the same bytes (Streamlit hashes them for the element; the browser compares them and
+# does nothing). Keyed by the cached figure's identity (views.cached hands out the same dict, never a copy),
+# which the entry keeps alive.
+_PAYLOADS = collections.OrderedDict()
+_PAYLOADS_MAX = 512
+_PAYLOADS_LOCK = threading.Lock()
+
+
+def payload(fig, key, projector, on_phone, config, labels):
+    """The chart element's data: JSON bytes of {figure, config, labels}, the figure asking for its one-pass
+    margins (style.one_pass)."""
+    ident = (id(fig), key, projector, on_phone, config["toImageButtonOptions"]["format"], tuple(labels.items()))
+    with _PAYLOADS_LOCK:
+        hit = _PAYLOADS.get(ident)
+        if hit is not None and hit[0] is fig:
+            _PAYLOADS.move_to_end(ident)
+            return hit[1]
+    data = orjson.dumps({"figure": style.one_pass(fig, key, projector, on_phone), "config": config,
+                         "labels": labels}, option=orjson.OPT_SERIALIZE_NUMPY)
+    with _PAYLOADS_LOCK:
+        _PAYLOADS[ident] = (fig, data)
+        while len(_PAYLOADS) > _PAYLOADS_MAX:
+            _PAYLOADS.popitem(last=False)
+    return data
+
+
+def read_payload(data):
+    """The chart element's data (payload's bytes) as a dict: {figure, config, labels}."""
+    return orjson.loads(data)
 
 
 @views.cached(shared=True)
@@ -140,19 +207,6 @@ def _spec(module, name, args, kwargs, projector):
     return style.freeze(fig)
 
 
-class _Built(go.Figure):
-    """A built figure handed to st.plotly_chart as-is. Streamlit turns a go.Figure into its dict (a
-    deep copy) and a dict into a go.Figure (a full validation) before it serialises either; our
-    figures were validated when they were built and cached as dicts, so this shim hands that dict
-    over directly: the rerun only pays for the JSON encoding (orjson)."""
-
-    def __init__(self, spec):  # deliberately not go.Figure.__init__: no validation
-        self._posviz_spec = spec
-
-    def to_dict(self):
-        return self._posviz_spec
-
-
 def spec(builder, *args, **kwargs):
     """The cached dict of builder(*args, **kwargs) (a posviz.figures function)."""
     return _spec(builder.__module__, builder.__qualname__, args, kwargs, present())
@@ -161,13 +215,15 @@ def spec(builder, *args, **kwargs):
 def plot(builder, *args, key, csv=True, **kwargs):
     """Draw `builder(*args, **kwargs)` (a posviz.figures function; built once per argument set and
     cached) as chart `key`, asking up front for the margins plotly settles on for it on this screen
-    (style.one_pass: a desktop's or a phone's), with a CSV of its numbers beneath. Theme off, so the
-    screen and the export share one colour scale."""
+    (style.one_pass: a desktop's or a phone's), with a CSV of its numbers beneath. The figure's own
+    template (no Streamlit theme), so the screen and the export share one colour scale."""
     fig = spec(builder, *args, **kwargs)
-    # The chart's element carries the class st-key-<key>: the element a scene scrolls to and marks
+    labels = {"full": t("ui.fullscreen"), "close": t("ui.close"), "figure": t("ui.figure")}
+    data = payload(fig, key, present(), phone(), plot_config(key), labels)
+    _serve(Runtime.instance().bidi_component_registry)
+    # The element carries the class st-key-<key>: the element a scene scrolls to and marks
     # (scenes.client_script). No wrapping container: every element costs server CPU on every rerun.
-    st.plotly_chart(_Built(style.one_pass(fig, key, present(), phone())), key=key, theme=None,
-                    config=plot_config(key))
+    _chart(key=key, data=data)
     if csv:
         # deferred: the CSV is built only when the button is clicked
         st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",

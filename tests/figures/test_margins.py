@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from harness.apptest import open_page
+from harness.apptest import charts, open_page
 from harness.browser import page_paths
 from posviz.figures import style
 
@@ -61,8 +61,7 @@ def test_every_chart_asks_for_its_margins_up_front(path, mode):
     benchmarks/margins.py --write)."""
     at = open_page((path or "overview").replace("-", "_"), "en", _state={"_phone": mode == "phone"},
                    present="1" if mode == "present" else "0")
-    for el in at.get("plotly_chart"):
-        key = el.proto.id.split("-", 2)[2]          # "$$ID-<hash>-<key>"
+    for key, chart in charts(at).items():
         assert key in style.MARGINS, f"chart {key!r} has no margins: run python -m benchmarks.margins --write"
-        margin = json.loads(el.proto.spec)["layout"]["margin"]
+        margin = chart["figure"]["layout"]["margin"]
         assert all(margin[k] >= v for k, v in style.MARGINS[key][mode].items()), (key, margin)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.apptest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, charts, figures, open_page
 from posviz import text
 from posviz.pe import models as gallery
 
@@ -50,7 +50,7 @@ def test_llama31_default_view_shows_bands_and_distinct_factor_symbols():
 def test_gemma3_shows_each_layer_type():
     at = open_page("extrapolation", "en", ext_preset="gemma3_27b")
     assert_clean(at)
-    keys = [el.proto.id for el in at.get("plotly_chart")]
+    keys = list(charts(at))
     figs = figures(at)
     titles = [f["layout"]["title"]["text"] for f in figs]
     assert text.get("en", "extrapolation.fig.layers.title") in titles

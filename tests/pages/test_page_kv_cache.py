@@ -1,7 +1,7 @@
 """AppTest of the RoPE + KV cache page."""
 import pytest
 
-from harness.apptest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, charts, figures, open_page
 from posviz import text
 
 
@@ -138,7 +138,7 @@ def test_deep_dive_charts_ask_for_their_margins():
     from posviz.figures import style
 
     at = open_page("kv_cache", "en", kv_stream="true", kv_sinks="true")
-    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    keys = list(charts(at))
     new = {"kv_stream_errors", "kv_stream_positions", "kv_stream_scores", "kv_sink_mass", "kv_sink_errors"}
     assert new <= set(keys)
     assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]

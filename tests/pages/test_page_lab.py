@@ -1,6 +1,6 @@
 import pytest
 
-from harness.apptest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, charts, figures, open_page
 from posviz import scenes, text
 
 
@@ -193,6 +193,6 @@ def test_packing_charts_ask_for_their_margins():
     from posviz.figures import style
 
     at = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
-    keys = [el.proto.id.split("-", 2)[2] for el in at.get("plotly_chart")]
+    keys = list(charts(at))
     assert {"lab_pack_attn", "lab_pack_attn_chosen", "lab_pack_diff", "lab_pack_err", "lab_pack_summary"} <= set(keys)
     assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]

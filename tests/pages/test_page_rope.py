@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from harness.apptest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, charts, figures, open_page
 from posviz import scenes, text
 
 FIGURES = 6        # clocks, animation, distance, worked example, calculator, layouts
@@ -19,7 +19,7 @@ def _metric_values(at):
 
 
 def _plot_keys(at):
-    return [el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")]
+    return list(charts(at))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
