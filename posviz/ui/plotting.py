@@ -14,6 +14,7 @@ import threading
 import orjson
 import pandas
 import plotly
+import plotly.io as pio
 import pyarrow as pa
 import streamlit as st
 from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
@@ -162,8 +163,12 @@ def _serve(manager):
             manager.register_from_manifest(ComponentManifest("posviz", "1", [config]), root)
 
 
-_serve(get_bidi_component_manager())
-_chart = st.components.v2.component(CHART, js="chart.js", isolate_styles=False)
+@functools.cache
+def _mount():
+    """The chart element's mounting function, made once, in the first run (a runtime's manager then knows the
+    asset directory the element's script is read from)."""
+    _serve(get_bidi_component_manager())
+    return st.components.v2.component(CHART, js="chart.js", isolate_styles=False)
 
 # The bytes sent for a figure, built once per (cached figure, key, screen, export format): a rerun that draws
 # the same figure sends the same bytes (Streamlit hashes them for the element; the browser compares them and
@@ -183,8 +188,9 @@ def payload(fig, key, projector, on_phone, config, labels):
         if hit is not None and hit[0] is fig:
             _PAYLOADS.move_to_end(ident)
             return hit[1]
-    data = orjson.dumps({"figure": style.one_pass(fig, key, projector, on_phone), "config": config,
-                         "labels": labels}, option=orjson.OPT_SERIALIZE_NUMPY)
+    # plotly's own encoder (orjson, with numpy arrays of text cleaned as plotly.js expects): as st.plotly_chart sent it
+    data = pio.json.to_json_plotly({"figure": style.one_pass(fig, key, projector, on_phone), "config": config,
+                                    "labels": labels}).encode()
     with _PAYLOADS_LOCK:
         _PAYLOADS[ident] = (fig, data)
         while len(_PAYLOADS) > _PAYLOADS_MAX:
@@ -223,7 +229,7 @@ def plot(builder, *args, key, csv=True, **kwargs):
     _serve(Runtime.instance().bidi_component_registry)
     # The element carries the class st-key-<key>: the element a scene scrolls to and marks
     # (scenes.client_script). No wrapping container: every element costs server CPU on every rerun.
-    _chart(key=key, data=data)
+    _mount()(key=key, data=data)
     if csv:
         # deferred: the CSV is built only when the button is clicked
         st.download_button(t("ui.csv"), functools.partial(export.figure_csv, fig, key), file_name=f"posviz_{key}.csv",
