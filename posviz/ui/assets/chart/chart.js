@@ -83,15 +83,23 @@ function draw(Plotly, c) {
   const spec = c.spec;
   if (!spec) return;
   const fig = spec.figure;
-  const config = {...spec.config, modeBarButtonsToAdd: [fullButton(c, spec.labels)]};
-  const t0 = performance.now();
+  // the same config object while its JSON is the same: Plotly.react draws anew (newPlot) when the config differs
+  const cfg = JSON.stringify([spec.config, spec.labels]);
+  if (cfg !== c.cfgText) {
+    c.cfgText = cfg;
+    c.config = {...spec.config, modeBarButtonsToAdd: [fullButton(c, spec.labels)]};
+  }
+  const config = c.config;
   const first = !c.drawn;
-  Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config});
+  // gd.dataset: posvizState "pending" from a new figure's arrival to the end of its drawing (Plotly.react's promise),
+  // then "drawn"; posvizDraws counts the figures drawn in this <div>; posvizNew is 1 for its first figure only
+  Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config}).then(() => {
+    if (c.spec === spec) c.gd.dataset.posvizState = 'drawn';
+  });
   c.drawn = true;
   c.box.style.minHeight = '';
   c.gd.dataset.posvizDraws = String((+c.gd.dataset.posvizDraws || 0) + 1);
   c.gd.dataset.posvizNew = first ? '1' : '0';
-  c.gd.dataset.posvizMs = (performance.now() - t0).toFixed(1);
   if (c.full) fit(Plotly, c);
 }
 
@@ -165,10 +173,21 @@ function same(a, b) {
   return true;
 }
 
-function plainTitle(layout) {
-  const t = layout && layout.title;
+function plain(t) {
   const text = typeof t === 'string' ? t : (t && t.text) || '';
-  return text.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]*>/g, '').trim();
+  return String(text).replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+}
+
+// What the figure shows, for a screen reader: its title; without one, its subplots' titles (annotations)
+// or its axes' titles.
+function describe(layout) {
+  const title = plain(layout.title);
+  if (title) return title;
+  const parts = (layout.annotations || []).slice(0, 4).map(plain).filter(Boolean);
+  if (!parts.length) {
+    for (const [k, v] of Object.entries(layout)) if (/^[xy]axis\d*$/.test(k) && v) parts.push(plain(v.title));
+  }
+  return [...new Set(parts.filter(Boolean))].slice(0, 4).join(' · ');
 }
 
 export default function (component) {
@@ -178,10 +197,11 @@ export default function (component) {
     c.bytes = data;
     c.spec = JSON.parse(decoder.decode(data));
     const lay = c.spec.figure.layout || {};
-    c.box.setAttribute('aria-label', plainTitle(lay) || c.spec.labels.figure);
+    c.box.setAttribute('aria-label', describe(lay) || c.spec.labels.figure);
     c.close.setAttribute('aria-label', c.spec.labels.close);
     c.close.title = c.spec.labels.close;
     if (!c.drawn && lay.height) c.box.style.minHeight = `${lay.height}px`;   // its place kept before it is drawn
+    c.gd.dataset.posvizState = 'pending';
     waiting.add(c);
     pump();
   }
