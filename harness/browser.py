@@ -107,13 +107,18 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=path, args=ARGS)
 
 
+# A chart (ui.plot's element, posviz/ui/assets/chart/chart.js) whose new figure is not drawn yet: charts out of
+# view are drawn after those in view.
+PENDING_CHART = '[data-posviz-state="pending"]'
+
+
 def settle(page, timeout=60):
-    """Wait until the app is connected, its script has finished and nothing is pending."""
+    """Wait until the app is connected, its script has finished and nothing is pending (charts drawn)."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=timeout * 1000)
     t0 = time.time()
     while time.time() - t0 < timeout:
         idle = page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count()
-        if idle and page.locator('[data-testid="stSkeleton"]').count() == 0:
+        if idle and page.locator(f'[data-testid="stSkeleton"], {PENDING_CHART}').count() == 0:
             time.sleep(0.3)
             if page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').count():
                 return
