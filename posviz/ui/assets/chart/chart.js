@@ -112,6 +112,8 @@ function fullButton(c, labels) {
 }
 
 function fit(Plotly, c) {
+  // plotly.js keeps (and relayout changes) the layout object it was given: the figure's own size is kept aside
+  c.size = {width: c.gd.layout.width ?? null, height: c.gd.layout.height ?? null};
   const r = c.gd.getBoundingClientRect();
   Plotly.relayout(c.gd, {width: Math.floor(r.width), height: Math.floor(r.height)});
 }
@@ -127,8 +129,7 @@ function setFull(c, on) {
       fit(Plotly, c);
       c.close.focus();
     } else {
-      const lay = (c.spec && c.spec.figure.layout) || {};
-      Plotly.relayout(c.gd, {width: lay.width ?? null, height: lay.height ?? null});
+      if (c.size) Plotly.relayout(c.gd, c.size);
     }
   });
 }
