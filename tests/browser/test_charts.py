@@ -9,6 +9,7 @@ import time
 import pytest
 
 from harness.browser import PHONE, settle
+from posviz import text
 
 PAGE = "decay"          # a light page: its first chart (decay_main) is a line chart at the top
 
@@ -71,12 +72,12 @@ FULL_JS = """(key) => { const box = document.querySelector('.st-key-' + key + ' 
           view: [innerWidth, innerHeight]}; }"""
 
 
-def _fullscreen_round_trip(page, key, close_with):
+def _fullscreen_round_trip(page, key, close_with, lang="en"):
     before = page.evaluate(FULL_JS, key)
     chart = _chart(page, key)
     chart.scroll_into_view_if_needed()
     chart.hover()
-    chart.locator('.modebar-btn[data-title="Full screen"]').click()
+    chart.locator(f'.modebar-btn[data-title="{text.get(lang, "ui.fullscreen")}"]').click()
     time.sleep(0.5)
     full = page.evaluate(FULL_JS, key)
     assert full["full"] and full["close"]
@@ -107,10 +108,10 @@ def test_fullscreen_works_on_a_phone(browser, app_url):
     ctx = browser.new_context(**PHONE)
     try:
         page = _open(ctx, f"{app_url}/{PAGE}?lang=zh")
-        full = _fullscreen_round_trip(page, "decay_main", "button")
+        full = _fullscreen_round_trip(page, "decay_main", "button", "zh")
         assert full["view"] == [390, 844]
         label = page.locator(".st-key-decay_main .posviz-close").get_attribute("aria-label")
-        assert label == "关闭"
+        assert label == text.get("zh", "ui.close")
     finally:
         ctx.close()
 
