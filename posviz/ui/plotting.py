@@ -180,8 +180,8 @@ _PAYLOADS_LOCK = threading.Lock()
 
 
 def payload(fig, key, projector, on_phone, config, labels):
-    """The chart element's data: JSON bytes of {figure, config, labels}, the figure asking for its one-pass
-    margins (style.one_pass)."""
+    """The chart element's data: JSON bytes of {figure, config, labels, plotly}, the figure asking for its
+    one-pass margins (style.one_pass); plotly: the plotly package's version (the plotly.js the browser keeps)."""
     ident = (id(fig), key, projector, on_phone, config["toImageButtonOptions"]["format"], tuple(labels.items()))
     with _PAYLOADS_LOCK:
         hit = _PAYLOADS.get(ident)
@@ -190,7 +190,7 @@ def payload(fig, key, projector, on_phone, config, labels):
             return hit[1]
     # plotly's own encoder (orjson, with numpy arrays of text cleaned as plotly.js expects): as st.plotly_chart sent it
     data = pio.json.to_json_plotly({"figure": style.one_pass(fig, key, projector, on_phone), "config": config,
-                                    "labels": labels}).encode()
+                                    "labels": labels, "plotly": plotly.__version__}).encode()
     with _PAYLOADS_LOCK:
         _PAYLOADS[ident] = (fig, data)
         while len(_PAYLOADS) > _PAYLOADS_MAX:

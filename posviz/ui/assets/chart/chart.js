@@ -8,17 +8,39 @@ const CSS_URL = new URL('chart.css', import.meta.url).href;
 const w = window;
 const decoder = new TextDecoder();
 
-function plotlyReady() {
+// plotly.js, 4.8 MB (1.4 MB as Streamlit sends it, gzipped): Streamlit serves component files without a lifetime,
+// so a browser would fetch it again on every visit. Kept instead in the browser's Cache Storage (where the page is
+// a secure context: https or this machine) under a URL naming the plotly package's version, old versions dropped.
+async function plotlySource(version) {
+  const url = `${PLOTLY_URL}?v=${encodeURIComponent(version)}`;
+  if (!w.caches || !w.isSecureContext) return url;
+  try {
+    const cache = await caches.open('posviz-plotly');
+    let hit = await cache.match(url);
+    if (!hit) {
+      const got = await fetch(url);
+      if (!got.ok) return url;
+      await cache.put(url, got.clone());
+      (await cache.keys()).filter((r) => r.url !== url).forEach((r) => cache.delete(r));
+      hit = got;
+    }
+    return URL.createObjectURL(await hit.blob());
+  } catch (e) {
+    return url;
+  }
+}
+
+function plotlyReady(version) {
   if (!w.__posvizPlotly) {
-    w.__posvizPlotly = new Promise((resolve, reject) => {
+    w.__posvizPlotly = plotlySource(version).then((src) => new Promise((resolve, reject) => {
       if (w.Plotly) { resolve(w.Plotly); return; }
       const s = document.createElement('script');
-      s.src = PLOTLY_URL;
+      s.src = src;
       s.async = true;
       s.onload = () => resolve(w.Plotly);
       s.onerror = () => { w.__posvizPlotly = null; reject(new Error('plotly.js did not load')); };
       document.head.appendChild(s);
-    });
+    }));
   }
   return w.__posvizPlotly;
 }
@@ -203,6 +225,7 @@ export default function (component) {
     c.close.title = c.spec.labels.close;
     if (!c.drawn && lay.height) c.box.style.minHeight = `${lay.height}px`;   // its place kept before it is drawn
     c.gd.dataset.posvizState = 'pending';
+    plotlyReady(c.spec.plotly);
     waiting.add(c);
     pump();
   }
