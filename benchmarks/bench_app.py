@@ -98,15 +98,17 @@ REDRAWN_JS = """() => { const inView = %s;
   }
   const waiting = Array.from(document.querySelectorAll('.posviz-plot[data-posviz-state="pending"]')).some(inView);
   return changed > 0 && !waiting; }""" % IN_VIEW_JS
-# The scene's narration k/n is shown, its figure (.st-key-<show>) is in view, drawn, and not pending.
+# The scene's narration k/n is shown and what it shows (.st-key-<show>: a chart, or a widget or a section) is in view;
+# a chart drawn (not pending).
 SCENE_DONE_JS = """([n, key]) => { const inView = %s;
   const a = document.querySelector('[data-testid="stMain"] [data-testid="stAlert"]');
   if (!a || !a.innerText.includes(n)) return false;
   const el = document.querySelector('[data-testid="stMain"] .st-key-' + key);
-  const g = el && el.querySelector('.js-plotly-plot');
-  if (!g || g.dataset.posvizState === 'pending' || !g.querySelector('.main-svg')) return false;
+  if (!el) return false;
+  const chart = el.querySelector('.js-plotly-plot, .posviz-plot, .stPlotlyChart');
+  if (chart && (chart.dataset.posvizState === 'pending' || !chart.querySelector('.main-svg'))) return false;
   const r = el.getBoundingClientRect();
-  return inView(g) && r.top > -10 && r.top < innerHeight * 0.6; }""" % IN_VIEW_JS
+  return inView(el) && r.top > -10 && r.top < innerHeight * 0.6; }""" % IN_VIEW_JS
 QUIET_JS = """() => new Promise((done) => { let last = performance.now(), at = last;
   const frame = () => { const now = performance.now();
     if (now - last < 25) { done(at); return; } at = now; last = now; requestAnimationFrame(frame); };
@@ -140,7 +142,7 @@ def stats(times):
     return statistics.median(xs), xs[max(0, math.ceil(0.9 * len(xs)) - 1)]
 
 
-def browser_side(pages, presses, viewports=tuple(VIEWPORTS)):
+def browser_side(pages, presses, viewports=tuple(VIEWPORTS), extras=True):
     from playwright.sync_api import sync_playwright
 
     out = {"views": {}}
@@ -155,7 +157,7 @@ def browser_side(pages, presses, viewports=tuple(VIEWPORTS)):
         out["rss_start_mb"] = _rss_mb(proc.pid)
         # first visit of each page on this cold server (what the first visitor of a plain `streamlit run`
         # waits for), then the server is warmed as deploy/serve.py and deploy/cluster.py warm it (pages and scenes)
-        out["load_cold_s"] = _cold_loads(page, base, pages)
+        out["load_cold_s"] = _cold_loads(page, base, pages) if extras else {}
         page.close()
         t0 = time.time()
         out["warm_failed"] = sum(1 for r in warm.warm(base, scenes=True) if r[3])
@@ -168,7 +170,7 @@ def browser_side(pages, presses, viewports=tuple(VIEWPORTS)):
             ctx.close()
         out["rss_after_pages_mb"] = _rss_mb(proc.pid)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        out["reruns"] = _more_reruns(page, base, pages)
+        out["reruns"] = _more_reruns(page, base, pages) if extras else 0
         out["rss_after_100_reruns_mb"] = _rss_mb(proc.pid)
         browser.close()
     return out
@@ -288,6 +290,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (3 reruns, 5 key presses per page)")
     ap.add_argument("--skip-browser", action="store_true", help="AppTest and rope_speed only, no Chromium")
     ap.add_argument("--skip-server", action="store_true", help="no AppTest reruns and no rope_speed: the browser only")
+    ap.add_argument("--skip-extras", action="store_true",
+                    help="no cold-server loads and no 100 reruns for the memory check: the warmed pages only")
     ap.add_argument("--pages", help="comma-separated url paths (default: every page)")
     ap.add_argument("--viewports", default=",".join(VIEWPORTS), help=f"comma-separated, of {', '.join(VIEWPORTS)}")
     ap.add_argument("--presses", type=int, help="key presses per page and measure (default 10, 5 with --quick)")
@@ -311,7 +315,7 @@ def main():
                                                            "payload_max_kb")})
     if not args.skip_browser:
         presses = args.presses or (5 if args.quick else 10)
-        b = browser_side(pages, presses, args.viewports.split(","))
+        b = browser_side(pages, presses, args.viewports.split(","), extras=not args.skip_extras)
         result.update(b)
         print(f"\nbrowser, on the warmed server (deploy/warm.py, {b['warm_s']:.0f} s, {b['warm_failed']} runs failed); "
               f"{presses} presses per page: median / p90")
