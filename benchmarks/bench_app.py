@@ -166,7 +166,12 @@ def browser_side(pages, presses, viewports=tuple(VIEWPORTS), extras=True):
             ctx = browser.new_context(**VIEWPORTS[view])
             page = ctx.new_page()
             page.add_init_script(LONG_TASKS_JS)
-            out["views"][view] = {path or "overview": _measure_page(page, base, path, presses) for path in pages}
+            out["views"][view] = {}
+            for path in pages:     # printed as it goes: a long run cut short still says what it measured
+                row = out["views"][view][path or "overview"] = _measure_page(page, base, path, presses)
+                print(f"  measured {view} {path or 'overview'}: "
+                      + json.dumps({k: [round(x) for x in v] if isinstance(v, list) else round(v, 2)
+                                    for k, v in row.items()}), flush=True)
             ctx.close()
         out["rss_after_pages_mb"] = _rss_mb(proc.pid)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
