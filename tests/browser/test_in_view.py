@@ -204,8 +204,11 @@ def _phone_page(browser, app_url, path, lang):
     return ctx, page
 
 
-@pytest.mark.parametrize("path, lang", [("extrapolation", "en"), ("extrapolation", "zh"), ("decay", "zh"), ("models", "en"),
-                                        ("models", "zh"), ("frontier", "zh"), ("length", "zh"), ("length-today", "en")])
+PHONE_TITLES = [("extrapolation", "en"), ("extrapolation", "zh"), ("decay", "zh"), ("models", "en"), ("models", "zh"),
+                ("frontier", "zh"), ("length", "zh"), ("length-today", "en")]
+
+
+@pytest.mark.parametrize("path, lang", PHONE_TITLES)
 def test_phone_chart_titles_clear_the_toolbar_and_fit(browser, app_url, path, lang):
     """Issue 26 item 19: on a phone plotly's toolbar always shows; titles ran under it and off the side."""
     ctx, page = _phone_page(browser, app_url, path, lang)
