@@ -1,6 +1,7 @@
 """Run app.py headless (streamlit.testing AppTest) on one page, and read what the page drew."""
 import ast
 import functools
+import html
 import pathlib
 import re
 
@@ -71,6 +72,21 @@ def charts(at):
 def figures(at):
     """The plotly figures on the page, as dicts (data + layout), in page order."""
     return [c["figure"] for c in charts(at).values()]
+
+
+def _cjk(ch):
+    return ord(ch) >= 0x2E80
+
+
+def title(fig):
+    """A figure's title as one line of plain text: its subtitle (<sup>) dropped, the lines it was wrapped to
+    joined (by a space, or nothing inside a run of CJK characters), tags and escapes undone."""
+    lines = fig["layout"].get("title", {}).get("text", "").split("<sup>")[0].split("<br>")
+    out = ""
+    for line in (x.strip() for x in lines):
+        if line:
+            out += ("" if not out or (_cjk(out[-1]) and _cjk(line[0])) else " ") + line
+    return html.unescape(re.sub(r"<[^>]+>", "", out))
 
 
 def markdown_tables(at):

@@ -31,17 +31,29 @@ def _heatmap(z, x, y, **trace):
     return {"type": "heatmap", "z": zd, "x": [x[i] for i in ci], "y": [y[i] for i in ri], **trace}
 
 
-def _panel(z, tokens, *, labels, scale, zmin, zmax, hover, height, zmid=None):
-    """One heatmap panel as its own figure: rows read top-down, a thin colorbar
-    on its right with its title on top."""
+def short_number(v):
+    """A colour bar label of a few characters: 0.31, −0.31, 0.001 (a narrow panel keeps its width for the map)."""
+    if v == 0:
+        return "0"
+    return ("−" if v < 0 else "") + format(abs(v), ".2g" if abs(v) >= 0.01 else ".1g")
+
+
+def _panel(z, tokens, *, labels, scale, zmin, zmax, hover, height, zmid=None, ticks=None, lecture=None):
+    """One heatmap panel as its own figure: rows read top-down, a thin colorbar on its right with its title on
+    top (`ticks`: its tick values, labelled short_number; default: about 5 chosen by plotly). `lecture`: layout
+    keys for lecture mode (style.presentation)."""
     t = token_labels(tokens)
+    bar = {"title": {"text": labels.get("colorbar", ""), "side": "top"}, "thickness": 10, "len": 1.0, "nticks": 5,
+           "xpad": 4}
+    if ticks is not None:
+        bar.update(tickvals=list(ticks), ticktext=[short_number(v) for v in ticks])
     trace = _heatmap(z, t, t, colorscale=SCALES[scale], zmin=zmin, zmax=zmax, hovertemplate=hover, showscale=True,
-                     colorbar={"title": {"text": labels.get("colorbar", ""), "side": "top"}, "thickness": 10,
-                               "len": 1.0, "nticks": 5, "xpad": 4})
+                     colorbar=bar)
     if zmid is not None:
         trace["zmid"] = zmid
+    meta = {"lecture": lecture} if lecture else {}
     return figure([trace], style.layout({"x": "", "y": "", **labels}, height=height, narrow=True, showlegend=False,
-                                        margin=style.TIGHT, xaxis=TICKS,
+                                        margin=style.TIGHT, xaxis=TICKS, meta=meta,
                                         yaxis={"autorange": "reversed", "tickfont": {"size": 12}}))
 
 
@@ -56,12 +68,16 @@ def attention_map(weights, tokens, *, zmax, labels, height=400):
 
 def attention_difference(correct, chosen, tokens, *, labels, height=400):
     """chosen - correct [L,S] on a diverging scale, zmid 0, symmetric (at least +-1e-3, so float
-    noise stays white). labels: title, x, y, colorbar."""
+    noise stays white), the colour bar labelled at -max, 0 and max. labels: title, x, y, colorbar."""
     diff = style.f32(chosen) - style.f32(correct)                     # [L,S]
     finite = diff[np.isfinite(diff)]
     hi = max(style.symmetric_range(finite if finite.size else np.zeros(1))[1], 1e-3)
+    # three short colour bar labels (plotly's own, −0.0005 …, widened the bar); in lecture mode, where the panel is
+    # the third of a row beside the two maps, their query labels name its rows: without its own the map keeps the
+    # width its keys' labels need at 22 px (they touched at -45 degrees)
+    lecture = {"height": int(1.2 * height), "yaxis": {"showticklabels": False, "title": {"text": ""}}}
     return _panel(diff, tokens, labels=labels, scale="diverging", zmin=-hi, zmax=hi, zmid=0.0, height=height,
-                  hover="key=%{x}<br>query=%{y}<br>Δ=%{z:.3g}<extra></extra>")
+                  hover="key=%{x}<br>query=%{y}<br>Δ=%{z:.3g}<extra></extra>", ticks=(-hi, 0.0, hi), lecture=lecture)
 
 
 def error_bars(errors, tokens, *, labels, harmless, harmful, floor=1e-10):

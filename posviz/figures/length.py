@@ -31,18 +31,20 @@ MARKERS = {"nope": "x", "sinusoidal": "diamond", "learned": "square", "learned_c
            "ft_yarn": "square", "short_learned": "square-open", "shift_learned": "square", "short_rope": "circle-open",
            "shift_rope": "circle"}
 BAND_ALPHA = 0.16         # the min-max band of the seeds under each line
-ROW_PX = 30               # one legend row when the legend wraps on a phone (style.layout's room)
-PHONE_LEGEND_PX = 250     # the width a phone's legend packs its entries into (a 390 px screen, a little spare)
-PLOT_PX = 330             # what a bucket chart keeps for its lines, however many legend rows
-BOTTOM_PX = 60            # the x axis, its ticks and title
+# A chart's vertical budget on a phone (also a desktop's) and on a projector (placed, line_chart): under plotly's
+# toolbar, the title's and the subtitle's lines wrapped to the screen, a gap, the legend's rows, then the lines and
+# the x axis -- so that a chart and its scene's narration fit the screen together.
+PHONE = {"title_units": 34, "sub_units": 46, "head_px": style.MODEBAR_PX, "title_px": 24, "sub_px": 26,
+         "row_px": 30, "legend_px": 250, "scale": 1.0, "plot_px": 170, "bottom_px": 60}
+LECTURE = {"title_units": 56, "sub_units": 70, "head_px": style.MODEBAR_PX + 6, "title_px": 36, "sub_px": 32,
+           "row_px": 42, "legend_px": 780, "scale": 22 / 13, "plot_px": 290, "bottom_px": 75}
+PLOT_PX = 330             # a desktop keeps more room for the lines, however many legend rows
+GAP_PX = 14               # between the title (or its subtitle) and the legend or the plot
 TRAIN_FILL = "#56B4E9"
 MARK = "#D55E00"          # training boundary on the maps, aliases
 MAX_SIDE = 192            # attention maps are block-max pooled to at most 192 x 192 cells
 # spelled out, as plotly.py's validation (skipped here) expands it once: plotly.js does not know "Viridis"
 SEQUENTIAL = [list(stop) for stop in go.Heatmap(colorscale=style.SEQUENTIAL).colorscale]
-# Every figure's title right above the plot area, below the band where plotly's toolbar appears (always shown on
-# touch screens), so the two never overlap on a phone; a "subtitle" label in smaller print under it.
-PLACES = {"title_at": "plot", "margin": {"r": 10}}
 ALIAS_HOVER = "i − j = %{y}<extra></extra>"
 
 
@@ -96,26 +98,75 @@ def band_trace(x, lo, hi, color, group):
             "hoverinfo": "skip", "showlegend": False, "legendgroup": group}
 
 
-def legend_rows(names, width=PHONE_LEGEND_PX):
-    """Rows a horizontal legend of `names` needs on a phone: entries packed left to right into rows of `width`
-    px, each entry its symbol and its text (a CJK character ~14 px, any other ~7.5 px at the legend's size);
-    an entry wider than a row takes a row of its own."""
+def legend_rows(names, width=PHONE["legend_px"], scale=1.0):
+    """Rows a horizontal legend of `names` takes: plotly fills a row left to right up to about `width` px
+    and starts the next; an entry is its symbol and its text (a CJK character ~14 px, any other ~7.5 px at
+    13 px; `scale` for a larger font); an entry wider than a row takes a row of its own."""
     rows, used = 1, 0.0
     for name in names:
-        w = 40 + sum(14.0 if ord(c) >= 0x2E80 else 7.5 for c in str(name))
+        w = scale * (40 + sum(14.0 if ord(c) >= 0x2E80 else 7.5 for c in str(name)))
         if used and used + w > width:
             rows, used = rows + 1, 0.0
         used += w
     return rows
 
 
+def _heading(labels, names, screen):
+    """(title text, top margin) of a chart on `screen` (PHONE or LECTURE): the title and its subtitle wrapped to
+    the screen's width; the margin holds the toolbar's band, their lines, a gap and the legend's rows."""
+    title = style.wrap(labels.get("title") or "", screen["title_units"])
+    lines = title.count("<br>") + 1
+    subs = 0
+    if labels.get("subtitle"):
+        sub = style.wrap(labels["subtitle"], screen["sub_units"])
+        subs = sub.count("<br>") + 1
+        title += "<br><sup>" + sub.replace("<br>", "</sup><br><sup>") + "</sup>"
+    rows = legend_rows(names, screen["legend_px"], screen["scale"]) if names else 0
+    return title, _head(title, screen) + screen["title_px"] * lines + screen["sub_px"] * subs + GAP_PX + \
+        screen["row_px"] * rows
+
+
+def _head(text, screen):
+    """Where a title's first line starts on `screen`: under the toolbar's band, lowered by MULTILINE_SHIFT_PX per
+    further line (plotly lifts a title of n lines by about (n - 1) half lines)."""
+    return screen["head_px"] + style.MULTILINE_SHIFT_PX * text.count("<br>")
+
+
+def _title_at(text, screen, height):
+    """A title at the top left of a figure `height` px tall on `screen`, under plotly's toolbar (_head)."""
+    return {"text": text, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1 - _head(text, screen) / height,
+            "yanchor": "top", "pad": {"b": 0}}
+
+
+def placed(labels, names=(), *, height, lecture_height=None, phone_height=None):
+    """Every figure's title under the band where plotly's toolbar appears (always shown on touch screens), so the
+    two never overlap on a phone, a "subtitle" label in smaller print under it, both wrapped to a phone's width
+    and, in lecture mode, a projector's (_heading); `names`: the entries of a legend between them and the plot.
+    Returns (labels, style.layout arguments). The top margin is this builder's own (margins.json's is not
+    applied); the phone's and the lecture-mode layout go to style.one_pass and style.presentation through the
+    layout's meta (`lecture_height`, `phone_height`: functions of that screen's top margin; defaults: 1.2 x
+    `height`, `height`)."""
+    text, top = _heading(labels, names, PHONE)
+    lecture_text, lecture_top = _heading(labels, names, LECTURE)
+    lecture_h = lecture_height(lecture_top) if lecture_height else int(1.2 * height)
+    phone_h = phone_height(top) if phone_height else height
+    meta = {"own_top": True,
+            "lecture": {"height": lecture_h, "margin": {"t": lecture_top},
+                        "title": _title_at(lecture_text, LECTURE, lecture_h)},
+            "phone": {"height": phone_h, "title": {"y": _title_at(text, PHONE, phone_h)["y"]}}}
+    shown = {**labels, "title": None, "subtitle": None}            # the title is placed here, not by style.layout
+    return shown, {"height": height, "title": _title_at(text, PHONE, height), "title_at": "plot",
+                   "margin": {"r": 10, "t": top}, "meta": meta}
+
+
 def line_chart(x, series, *, labels, bands=None, reference=None, ticktext=None, shapes=(), notes=(), axes=None,
                height=None):
     """Lines (the means) with their bands (bands: {name: [lo, hi]}) and an optional grey reference line. The
     legend sits right above the plot, under the title, so it is on screen whenever the chart's top is (a scene
-    scrolls there); the title rises by the rows a phone needs (legend_rows), so the lines keep
-    PLOT_PX however many are shown. labels: "title", "subtitle", "x", "y", "reference", and the legend name of
-    every series (by its key)."""
+    scrolls there); the title rises by the rows the legend needs (legend_rows), so the lines keep their room
+    however many are shown: PLOT_PX on a desktop, less on a phone and a projector (PHONE, LECTURE), where the
+    chart shares the screen with a scene's narration. labels: "title", "subtitle", "x", "y", "reference", and
+    the legend name of every series (by its key)."""
     data = []
     bands = bands or {}
     for name in series:
@@ -137,14 +188,12 @@ def line_chart(x, series, *, labels, bands=None, reference=None, ticktext=None, 
             tr.update(customdata=list(ticktext), hovertemplate="%{customdata}: %{y:.3f}<extra>" + shown + "</extra>")
         data.append(tr)
     names = [labels.get(n, n) for n in series] + ([labels.get("reference")] if reference is not None else [])
-    rows = legend_rows(names)
-    sub = bool(labels.get("subtitle"))
-    top = (105 if sub else 75) + ROW_PX * rows
-    height = height or PLOT_PX + top + BOTTOM_PX
-    pad = (30 if sub else 12) + ROW_PX * rows
-    return figure(data, style.layout(labels, height=height, title_at="plot", legend_at="above",
-                                     margin={"r": 10, "t": top}, title={"pad": {"b": pad}},
-                                     shapes=list(shapes), annotations=list(notes), **(axes or {})))
+    top = _heading(labels, names, PHONE)[1]
+    shown, place = placed(labels, names, height=height or top + PLOT_PX + PHONE["bottom_px"],
+                          lecture_height=lambda top: height or top + LECTURE["plot_px"] + LECTURE["bottom_px"],
+                          phone_height=lambda top: height or top + PHONE["plot_px"] + PHONE["bottom_px"])
+    return figure(data, style.layout(shown, **place, legend_at="above", shapes=list(shapes), annotations=list(notes),
+                                     **(axes or {})))
 
 
 def bucket_lines(buckets, series, train_length, *, labels, y_range=None, reference=None, bands=None, height=None):
@@ -232,7 +281,8 @@ def attention_map(z, *, labels, train_length=None, aliases=(), target=None, heig
                      "hovertemplate": ALIAS_HOVER})
     legend = {"orientation": "v", "x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top",
               "bgcolor": "rgba(255,255,255,0.85)"}
-    return figure(data, style.layout(labels, height=height, **PLACES, showlegend=bool(others), legend=legend,
+    shown, place = placed(labels, height=height)
+    return figure(data, style.layout(shown, **place, showlegend=bool(others), legend=legend,
                                      shapes=shapes, xaxis={"range": [-0.5, n - 0.5]}, yaxis={"range": [n - 0.5, -0.5]}))
 
 
@@ -253,7 +303,8 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
                       "line": {"color": "#000000", "width": 1.5, "dash": "dash"}})
     notes.insert(0, {"x": len(e) - 1, "y": tol, "text": labels.get("tol"), "showarrow": False, "xanchor": "right",
                      "yanchor": "bottom", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"})
-    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", shapes=shapes,
+    shown, place = placed(labels, height=height)
+    return figure(data, style.layout(shown, **place, legend_at="bottom", shapes=shapes,
                                      annotations=notes, yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
                                      xaxis={"range": [-0.5, len(e) - 0.5]}))
 
@@ -277,7 +328,8 @@ def share_map(z, heads, wavelengths, *, labels, zmax=None, height=420):
              "texttemplate": "%{text}", "textfont": {"size": 12},
              "colorbar": {"title": {"text": labels.get("unit", "%")}, "thickness": 12, "len": 0.9},
              "hovertemplate": "%{y} · %{x}<br>%{z:.1f} %<extra></extra>"}]
-    return figure(data, style.layout(labels, height=height, **PLACES, legend_at=None,
+    shown, place = placed(labels, height=height)
+    return figure(data, style.layout(shown, **place, legend_at=None,
                                      yaxis={"autorange": "reversed", "type": "category"},
                                      xaxis={"type": "category", "tickangle": 0}))
 
@@ -300,7 +352,8 @@ def ablation_bars(pairs, groups, *, labels, base=None, height=420):
     for k, v in enumerate((base or {}).values()):
         shapes.append({"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": v, "y1": v, "yref": "y",
                        "line": {"color": colors[k % 3], "width": 1.5, "dash": "dash"}})
-    return figure(data, style.layout(labels, height=height, **PLACES, legend_at="bottom", legend_rows=1,
+    shown, place = placed(labels, height=height)
+    return figure(data, style.layout(shown, **place, legend_at="bottom", legend_rows=1,
                                      barmode="group", shapes=shapes, yaxis={"range": [0, 105]},
                                      xaxis={"type": "category", "tickangle": 0}))
 

@@ -269,7 +269,9 @@ def presentation(fig):
             width = (tr.line.width or 2) if tr.line is not None else 2
             tr.update(line=dict(width=max(3.5, width * 1.8)))
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    if meta.get("lecture_height"):        # a builder that knows its lecture-mode height (e.g. fewer legend rows)
+    if meta.get("lecture"):               # a builder that lays itself out for a projector (its legend's rows)
+        fig.update_layout(meta["lecture"])
+    elif meta.get("lecture_height"):      # a builder that knows its lecture-mode height (e.g. fewer legend rows)
         fig.update_layout(height=int(meta["lecture_height"]))
     elif fig.layout.height:
         fig.update_layout(height=int(fig.layout.height * 1.2))
@@ -292,15 +294,20 @@ def one_pass(spec, key, projector=False, phone=False):
     its title, colour bar, legend or axis labels do not fit in, then draws the whole chart again: asked
     for at once, it draws once (half the browser's time per chart). A margin is only ever raised, never
     lowered: a chart that needs more room than the table gives (other data, another width) still gets it.
-    A new dict: the cached spec is left as it was."""
+    A builder may lay itself out for a phone (layout meta["phone"]) and size its own top margin
+    (meta["own_top"]: the table's top is not applied). A new dict: the cached spec is left as it was."""
     entry = MARGINS.get(key, {})
     fit = entry.get("present") if projector else (phone and entry.get("phone")) or entry.get("normal")
-    if not fit:
-        return spec
     lay = spec.get("layout", {})
+    meta = lay.get("meta") if isinstance(lay.get("meta"), dict) else {}
+    if phone and not projector and meta.get("phone"):     # a builder's own phone layout (its height)
+        lay = _merge(lay, meta["phone"])
+    elif not fit:
+        return spec
     margin = dict(lay.get("margin", {}))
-    for side, px in fit.items():
-        margin[side] = max(margin.get(side) or 0, px)
+    for side, px in (fit or {}).items():
+        if not (side == "t" and meta.get("own_top")):     # a builder that sizes its top for its legend's rows
+            margin[side] = max(margin.get(side) or 0, px)
     return {**spec, "layout": {**lay, "margin": margin}}
 
 

@@ -101,7 +101,7 @@ EN = {
     "length.chance": "chance (1/31)",
     "length.fig_acc": "Accuracy per position bucket",
     "length.fig_loss": "Loss per position bucket",
-    "length.fig_sub": "mean of {n} runs, band: lowest to highest run · trained at 64, tested at 512",
+    "length.fig_sub": "mean and range of {n} runs · trained at 64, tested at 512",
     "length.x_bucket": "position bucket",
     "length.y_acc": "accuracy",
     "length.y_loss": "cross-entropy (nats)",
@@ -290,7 +290,7 @@ ZH = {
     "length.chance": "随机猜（1/31）",
     "length.fig_acc": "按位置分桶的准确率",
     "length.fig_loss": "按位置分桶的损失",
-    "length.fig_sub": "{n} 次训练的平均，色带：最低到最高的一次 · 长度 64 训练，长度 512 测试",
+    "length.fig_sub": "{n} 次训练的平均与最低到最高 · 训练 64，测试 512",
     "length.x_bucket": "位置桶",
     "length.y_acc": "准确率",
     "length.y_loss": "交叉熵（nats）",
@@ -732,8 +732,7 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "ALiBi: {alibi}. T5: {t5}. T5 against RoPE, run by run: {t5_rope}. In T5 every distance of 59 or more "
         "shares one bucket, one learned bias for hundreds of far keys."),
     "length.s3.say": (
-        "Plain RoPE: {rope}. The same weights with new frequencies and no fine-tuning. PI: {rope_pi}. "
-        "NTK-aware: {rope_ntk}. YaRN: {rope_yarn}."),
+        "Plain RoPE: {rope}. PI: {rope_pi}. NTK-aware: {rope_ntk}. YaRN: {rope_yarn}."),
     "length.s4.say": (
         "Run 0, layer 2, head 1 at length 512: the diagonal i − j = 2, and past the dashed line extra stripes at "
         "large offsets (the finder below names them). RoPE over its five runs: {rope}."),
@@ -755,8 +754,8 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "SmolLM3 and Llama 4): {rope_nope4}. No RoPE in layers 2 and 4: {rope_nope2}."),
     "lenf.s2.title": "Partial and proportional RoPE, QK-norm",
     "lenf.s2.say": (
-        "Two layers, as the six methods. Plain RoPE: {rope}. Partial RoPE (2 of 8 pairs rotated): {rope_partial}. "
-        "Proportional RoPE: {rope_prop}. QK-norm: {rope_qknorm}."),
+        "Two layers, as the six methods; plain RoPE is the blue line. Partial RoPE (2 of 8 pairs rotated): "
+        "{rope_partial}. Proportional RoPE: {rope_prop}. QK-norm: {rope_qknorm}."),
     "lenf.s3.title": "Which pairs carry a head's score",
     "lenf.s3.say": (
         "In the {n_pos} positional heads of the {runs} runs the fast pairs {fast} carry {pos_seen} of the score's "
@@ -809,7 +808,7 @@ _SCENES_ZH = {
         "ALiBi：{alibi}。T5：{t5}。逐次训练比较 T5 与 RoPE：{t5_rope}。T5 里 59 及以上的距离共用一个桶，"
         "几百个远处的 Key 只有同一个学到的偏置。"),
     "length.s3.say": (
-        "原始 RoPE：{rope}。同一套权重、只换频率、不续训。PI：{rope_pi}。NTK-aware：{rope_ntk}。YaRN：{rope_yarn}。"),
+        "原始 RoPE：{rope}。PI：{rope_pi}。NTK-aware：{rope_ntk}。YaRN：{rope_yarn}。"),
     "length.s4.say": (
         "第 0 次训练、第 2 层、第 1 个头，长度 512：i − j = 2 的对角线，以及虚线之后在很大位移处多出的条纹"
         "（下面的查找器会列出它们）。RoPE 五次训练：{rope}。"),
@@ -830,7 +829,7 @@ _SCENES_ZH = {
         "第 2、4 层不用 RoPE：{rope_nope2}。"),
     "lenf.s2.title": "部分与比例 RoPE、QK-norm",
     "lenf.s2.say": (
-        "和六种方法一样是 2 层。原始 RoPE：{rope}。部分 RoPE（8 个频率对只旋转 2 个）：{rope_partial}。"
+        "和六种方法一样是 2 层，原始 RoPE 是蓝线。部分 RoPE（8 个频率对只旋转 2 个）：{rope_partial}。"
         "比例 RoPE：{rope_prop}。QK-norm：{rope_qknorm}。"),
     "lenf.s3.title": "哪些频率对撑起一个头的分数",
     "lenf.s3.say": (

@@ -27,8 +27,10 @@ def asset(name):
 # Constant stylesheets, never user text. Always (frame.css): the figure a scene change points at is
 # marked, and keyboard hints are hidden on touch screens (no keyboard there). Lecture mode adds
 # present.css: every number and label a student must read is >= 22 px on a 1280x720 projector.
+# One <style> element each: markdown reads an HTML block from its <style> to the end of the line holding </style>,
+# so a second stylesheet on that line was read as markdown (its comments' asterisks as emphasis, shown as text).
 _CSS = "<style>\n" + asset("frame.css") + "</style>"
-_PRESENT_CSS = "<style>\n" + asset("present.css") + "</style>"
+_BOTH_CSS = "<style>\n" + asset("frame.css") + "\n" + asset("present.css") + "</style>"
 
 
 # ---------------------------------------------------------------- a run's start and finish
@@ -51,7 +53,7 @@ def start():
     ctx = get_script_run_ctx()
     if ctx is not None:
         _run.cursors = ctx.cursors
-    stylesheet = _CSS + (_PRESENT_CSS if present() else "")      # constants only
+    stylesheet = _BOTH_CSS if present() else _CSS      # constants only
     st.markdown(stylesheet, unsafe_allow_html=True)
 
 

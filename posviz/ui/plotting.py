@@ -99,6 +99,7 @@ def _markdown_table(data):
     return "\n".join(lines)
 
 
+PHONE_WIDTHS = (105, 95, 150)   # px: a long table's row name, column name and value on a 390 px phone
 PHONE_COLUMNS = 4   # the columns of an st.dataframe a 390 px phone shows at once (the /models gallery showed 3 of 10)
 
 
@@ -116,7 +117,11 @@ def table(data, static=False, wrap=False, **kw):
         st.markdown(_markdown_table(data))
         return
     if phone() and not (present() or wrap) and len(_columns(data)) > PHONE_COLUMNS:
-        st.dataframe(_arrow(long_table(data, t("ui.table.column"), t("ui.table.value"))), hide_index=True)
+        long = long_table(data, t("ui.table.column"), t("ui.table.value"))
+        # widths that add up to a 390 px phone's column, so a long value (an address) never widens the table
+        # past the screen: it is cut in its cell (a tap shows it whole)
+        widths = {name: st.column_config.TextColumn(width=px) for name, px in zip(long, PHONE_WIDTHS)}
+        st.dataframe(_arrow(long), hide_index=True, column_config=widths)
         return
     arrow = _arrow(data)
     if present() or wrap:

@@ -40,27 +40,46 @@ def _plain(v):
     return list(v) if isinstance(v, (list, tuple)) else v
 
 
-def departed(page, index):
+def _in_link(v):
+    """A widget value as a link writes it (bind="query-params"): a list of strings."""
+    if isinstance(v, bool):
+        return ["true" if v else "false"]
+    return [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
+
+
+def departed(page, index, link=()):
     """The keys of scene `index` whose widgets now hold another value than the scene set: the view is no
-    longer that scene. (A key the session does not hold, a widget not drawn, counts as the scene's.)"""
-    return [k for k, v in SCENES[page][index]["values"].items()
-            if k in st.session_state and _plain(st.session_state[k]) != _plain(v)]
+    longer that scene. (A key the session does not hold, a widget not drawn, counts as the scene's.) `link`:
+    the keys a link opened in this run carries (the browser's Back button, a shared link) -- their widgets
+    take the link's values when they are drawn, later in this run, so the link's value is compared."""
+    out = []
+    for k, v in SCENES[page][index]["values"].items():
+        if k in link:
+            if st.query_params.get_all(k) != _in_link(v):
+                out.append(k)
+        elif k in st.session_state and _plain(st.session_state[k]) != _plain(v):
+            out.append(k)
+    return out
 
 
 def _scene_from_url(page, n):
     """?scene=N (1-based) opens the page at scene N when the link brings a number this session did not
-    write itself; widget values that the link also carries win over the scene's (what the sender saw)."""
+    write itself; widget values that the link also carries win over the scene's (what the sender saw).
+    Returns the keys the link carries when it opened a scene (else an empty set)."""
     written = st.session_state.setdefault("_scene_in_url", {})
     raw = st.query_params.get("scene")
     if raw is None or written.get(page) == raw:
-        return
+        return set()
     written[page] = raw
     try:
         index = int(raw) - 1
     except ValueError:
-        return
-    if 0 <= index < n:
-        _apply_scene(page, index, keep=set(st.query_params.keys()))
+        return set()
+    if not 0 <= index < n:
+        return set()
+    link = set(st.query_params.keys())
+    _apply_scene(page, index, keep=link)
+    return link
 
 
 def _scene_to_url(page, cur, left):
@@ -87,9 +106,9 @@ def scenes(page, say=None):
     if not items:
         return
     n = len(items)
-    _scene_from_url(page, n)
+    link = _scene_from_url(page, n)
     cur = st.session_state.get(f"{page}_scene", -1)
-    left = departed(page, cur) if cur >= 0 else []
+    left = departed(page, cur, link) if cur >= 0 else []
     row = st.container(horizontal=True, vertical_alignment="center", key="scenes_nav")
     row.button(t("ui.prev"), key=f"{page}_prev", shortcut="Alt+Left", disabled=cur <= 0,
                on_click=_apply_scene, args=(page, max(cur - 1, 0)), icon=":material/chevron_left:")

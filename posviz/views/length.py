@@ -642,7 +642,7 @@ SCENE_VARIANTS = {        # the variants each scene's narration describes (posvi
     "length.s5.say": ("nope",),
     "length.s_runs.say": ("nope", "rope", "t5"),
     "lenf.s1.say": ("rope_l4", "rope_nope4", "rope_nope2"),
-    "lenf.s2.say": ("rope", "rope_partial", "rope_prop", "rope_qknorm"),
+    "lenf.s2.say": ("rope_partial", "rope_prop", "rope_qknorm"),     # plain RoPE: told on /length (scene 3)
 }
 
 

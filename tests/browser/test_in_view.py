@@ -13,14 +13,14 @@ import time
 
 import pytest
 
-from harness.browser import PHONE, PROJECTOR, settle
+from harness.browser import PHONE, PROJECTOR, page_paths, settle
 from posviz import scenes
 
 LECTURE = PROJECTOR
 VIEWS = {"lecture": (LECTURE, "&present=1"), "phone": (PHONE, "")}
-PATHS = {"overview": "", "kv_cache": "kv-cache"}
-# /length's scenes are rebuilt with the page itself (its own issue); they join this test with it
-PAGES = [p for p in sorted(scenes.SCENES) if p != "length"]
+# a page's scenes are keyed by its script's name (kv_cache), its URL is app.py's path (kv-cache)
+PATHS = {(path or "overview").replace("-", "_"): path for path in page_paths()}
+PAGES = sorted(scenes.SCENES)
 SHOTS = os.environ.get("POSVIZ_SHOTS")
 
 
@@ -101,7 +101,7 @@ def test_every_scene_shows_its_narration_and_its_figure_together(browser, app_ur
     opts, query = VIEWS[view]
     ctx = browser.new_context(**opts)
     page = ctx.new_page()
-    page.goto(f"{app_url}/{PATHS.get(page_name, page_name)}?lang=zh{query}")
+    page.goto(f"{app_url}/{PATHS[page_name]}?lang=zh{query}")
     settle(page)
     report = []
     try:
@@ -172,7 +172,7 @@ def test_no_metric_label_is_cut_in_lecture_mode(browser, app_url, lang):
     try:
         for name in sorted(scenes.SCENES) + ["remember"]:
             page = ctx.new_page()
-            page.goto(f"{app_url}/{PATHS.get(name, name)}?lang={lang}&present=1")
+            page.goto(f"{app_url}/{PATHS[name]}?lang={lang}&present=1")
             settle(page)
             labels = page.evaluate(METRIC_CUT_JS)
             if labels:
@@ -204,9 +204,11 @@ def _phone_page(browser, app_url, path, lang):
     return ctx, page
 
 
-# /models' figures: their builder (posviz/figures/models.py) is rebuilt on another branch, which puts the titles
-# under the toolbar as /extrapolation's are here
-@pytest.mark.parametrize("path, lang", [("extrapolation", "en"), ("extrapolation", "zh"), ("decay", "zh")])
+PHONE_TITLES = [("extrapolation", "en"), ("extrapolation", "zh"), ("decay", "zh"), ("models", "en"), ("models", "zh"),
+                ("frontier", "zh"), ("length", "zh"), ("length-today", "en")]
+
+
+@pytest.mark.parametrize("path, lang", PHONE_TITLES)
 def test_phone_chart_titles_clear_the_toolbar_and_fit(browser, app_url, path, lang):
     """Issue 26 item 19: on a phone plotly's toolbar always shows; titles ran under it and off the side."""
     ctx, page = _phone_page(browser, app_url, path, lang)

@@ -133,6 +133,10 @@ def test_lecture_mode_text_is_projector_sized(view):
     time.sleep(1)
     small = page.evaluate(FONT_SIZES_JS)
     assert not small, f"/{path}: text under {MIN_PROJECTOR_PX} px in lecture mode:\n" + "\n".join(small[:20])
+    # the stylesheets are not shown as text (a second <style> on the line of the first one's end was read as
+    # markdown: "a checks step's PASS / FAIL: its inline size is 14 px */" above every page's title)
+    shown = page.locator('[data-testid="stMain"]').inner_text()
+    assert "*/" not in shown and "!important" not in shown, shown[:300]
 
 
 @pytest.mark.parametrize("view", views(PATHS, ["zh"], [("phone", 0)]), indirect=True)

@@ -162,3 +162,22 @@ def test_colour_scales_are_spelled_out():
                 F.attention_difference(r["correct"][0], r["chosen"][0], r["tokens"], labels=LABELS)):
         assert isinstance(fig.to_dict()["data"][0]["colorscale"], list)
     assert fig.to_dict()["data"][0]["colorscale"][0] == [0.0, "rgb(5,48,97)"]      # RdBu reversed: blue < 0
+
+
+def test_the_difference_panel_labels_its_colour_bar_short():
+    """Issue 26 item 16: plotly's own colour bar labels (−0.0005 …) widened the difference panel's bar and crowded
+    the keys' labels under the narrower map in lecture mode; three short labels at −max, 0, max."""
+    correct = np.zeros((3, 3), dtype=np.float32)
+    chosen = correct + np.array([[0.0, 0.3125, -0.25]] * 3, dtype=np.float32)
+    bar = F.attention_difference(correct, chosen, ["a", "b", "c"], labels={}).data[0].colorbar
+    assert list(bar.tickvals) == [-0.3125, 0.0, 0.3125] and list(bar.ticktext) == ["−0.31", "0", "0.31"]
+    noise = correct + np.float32(1e-5)                                          # float noise: under the floor
+    tiny = F.attention_difference(correct, noise, ["a", "b", "c"], labels={}).data[0].colorbar
+    assert list(tiny.ticktext) == ["−0.001", "0", "0.001"]                   # the floor: float noise stays white
+    assert max(len(F.short_number(v)) for v in (-0.0123456, 0.987654, -1.0, 5e-4)) <= 6
+    # lecture mode: beside the two maps (whose query labels name its rows) it gives its width to the keys' labels
+    fig = F.attention_difference(correct, chosen, ["a", "b", "c"], labels={"y": "Query"}, height=400)
+    style.presentation(fig)
+    assert fig.layout.yaxis.showticklabels is False and not fig.layout.yaxis.title.text
+    assert fig.layout.height == 480 and fig.layout.xaxis.tickangle == -45
+    assert F.attention_map(correct, ["a", "b", "c"], zmax=1, labels={}).layout.meta is None  # the maps keep theirs

@@ -81,8 +81,19 @@ def test_bucket_lines_gaps_and_legend_below():
     lg = fig.layout.legend
     assert lg.orientation == "h" and lg.y == 1.02 and lg.yanchor == "bottom"
     assert list(fig.layout.xaxis.tickvals) == [0, 64, 128, 192]
-    assert fig.layout.title.text == "t<br><sup>s</sup>" and fig.layout.margin.t == 105 + 2 * F.ROW_PX
-    assert fig.layout.title.pad.b == 30 + 2 * F.ROW_PX
+    ph, lec = F.PHONE, F.LECTURE
+    # under the toolbar: the title, one subtitle line, a gap, two legend rows (3 entries on a phone), then the plot
+    shift = style.MULTILINE_SHIFT_PX                     # plotly lifts a two-line title by about half a line
+    top = ph["head_px"] + shift + ph["title_px"] + ph["sub_px"] + F.GAP_PX + 2 * ph["row_px"]
+    assert fig.layout.title.text == "t<br><sup>s</sup>" and fig.layout.title.yanchor == "top"
+    assert fig.layout.title.y == pytest.approx(1 - (ph["head_px"] + shift) / fig.layout.height)
+    assert fig.layout.margin.t == top and fig.layout.meta["own_top"]
+    assert fig.layout.height == top + F.PLOT_PX + ph["bottom_px"]
+    # a phone keeps the same top and less room for the lines; a projector: larger lines and 22 px legend text
+    assert fig.layout.meta["phone"]["height"] == top + ph["plot_px"] + ph["bottom_px"]
+    lecture_top = lec["head_px"] + shift + lec["title_px"] + lec["sub_px"] + F.GAP_PX + lec["row_px"]   # one row
+    assert fig.layout.meta["lecture"]["margin"]["t"] == lecture_top
+    assert fig.layout.meta["lecture"]["height"] == lecture_top + lec["plot_px"] + lec["bottom_px"]
     assert fig.layout.shapes[0].x1 == 63.5                                            # the trained range shaded
 
 
@@ -100,8 +111,11 @@ def test_bands_under_the_lines_and_the_legend_grows_with_its_entries():
     assert rope.legendgroup == "rope" and ref.name == "chance"
     rows3 = fig.layout.height
     few = F.bucket_lines(buckets, {"rope": series["rope"]}, 64, labels=LINES)
-    assert rows3 - few.layout.height == F.ROW_PX              # 3 entries: 2 phone rows; 1 entry: 1 row
-    assert few.layout.height - few.layout.margin.t - F.BOTTOM_PX == F.PLOT_PX   # the lines keep their room
+    many = F.bucket_lines(buckets, {k: series["rope"] for k in "abcdefgh"}, 64, labels=LINES)
+    assert F.legend_rows(list("abcdefgh")) == 2 and F.legend_rows(["a", "b"]) == 1
+    assert many.layout.height - few.layout.height == F.PHONE["row_px"]    # 8 entries: 2 phone rows; 1 entry: 1
+    assert few.layout.height - few.layout.margin.t - F.PHONE["bottom_px"] == F.PLOT_PX   # the lines keep their room
+    assert rows3 - few.layout.height == F.PHONE["row_px"]     # 3 entries: 2 phone rows; 1 entry: 1
     style.presentation(fig)                                    # lecture mode: the band keeps an invisible edge
     assert fig.data[0].line.color == "rgba(0,0,0,0)"
 
@@ -139,3 +153,27 @@ def test_alias_errors_marks_the_aliases():
     assert list(marks.x) == [float(d) for d in al["aliases"]]
     assert fig.layout.shapes[0].y0 == 40 and fig.layout.annotations[0].text == "tol"
     assert list(fig.layout.yaxis.tickvals) == [0, 45, 90, 135, 180]
+
+
+def test_a_long_subtitle_wraps_for_a_phone_and_each_screen_gets_its_own_layout():
+    """A subtitle longer than a phone's plot ran off its right edge; each line it wraps to lowers the legend."""
+    buckets = [[0, 64], [64, 128]]
+    labels = {**LINES, "subtitle": "mean of 5 runs, band: lowest to highest run · trained at 64, tested at 512"}
+    fig = F.bucket_lines(buckets, {"rope": [1.0, 0.5]}, 64, labels=labels)
+    title = fig.layout.title.text
+    assert title.count("<br>") == 2 and "</sup><br><sup>" in title                    # title, 2 subtitle lines
+    assert fig.layout.margin.t == F.PHONE["head_px"] + 2 * style.MULTILINE_SHIFT_PX + F.PHONE["title_px"] \
+        + 2 * F.PHONE["sub_px"] + F.GAP_PX + F.PHONE["row_px"]
+    assert fig.layout.meta["lecture"]["title"]["text"].count("<br>") == 2            # a projector: wider lines
+    long = F.bucket_lines(buckets, {"rope": [1.0, 0.5]}, 64, labels={**labels, "title": "word " * 10})
+    assert long.layout.title.text.count("<br>") == 3                                  # a title too long for a phone
+    assert long.layout.margin.t == fig.layout.margin.t + F.PHONE["title_px"] + style.MULTILINE_SHIFT_PX
+    spec = style.freeze(fig)
+    phone = style.one_pass(spec, "len_main", phone=True)["layout"]
+    desk = style.one_pass(spec, "len_main")["layout"]
+    assert phone["height"] == fig.layout.meta["phone"]["height"] < desk["height"] == fig.layout.height
+    assert phone["title"]["y"] == pytest.approx(1 - (F.PHONE["head_px"] + 28) / phone["height"])
+    assert phone["margin"]["t"] == desk["margin"]["t"] == fig.layout.margin.t     # its own top, not the table's
+    style.presentation(fig)
+    assert fig.layout.height == fig.layout.meta["lecture"]["height"]
+    assert fig.layout.margin.t == fig.layout.meta["lecture"]["margin"]["t"] > phone["margin"]["t"]

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from harness.apptest import assert_clean, figures, markdown_tables, open_page
+from harness.apptest import assert_clean, figures, markdown_tables, open_page, title
 from posviz import scenes
 from posviz.figures import length as fl
 from posviz.text import length as text
@@ -17,11 +17,11 @@ TITLES = {table[k] for table in (text.EN, text.ZH) for k in ("length.fig_acc", "
 
 
 def _main(at):
-    return next(f for f in figures(at) if f["layout"]["title"]["text"].split("<br>")[0] in TITLES)
+    return next(f for f in figures(at) if title(f) in TITLES)
 
 
 def _fig(at, title_start):
-    return next(f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith(title_start))
+    return next(f for f in figures(at) if title(f).startswith(title_start))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -66,7 +66,7 @@ def test_controls_change_figures():
     at.radio(key="len_metric").set_value("loss").run()
     assert_clean(at)
     after = figures(at)
-    assert after[0]["layout"]["title"]["text"].startswith(text.EN["length.fig_loss"] + "<br>")
+    assert title(after[0]) == text.EN["length.fig_loss"]
     at.selectbox(key="len_model").set_value("alibi").run()
     assert_clean(at)
     assert figures(at)[1] != after[1]

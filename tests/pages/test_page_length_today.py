@@ -3,7 +3,7 @@ charts carry the mean of the runs with their band, the verdict table and the gen
 numbers, and the scenes walk without an error."""
 import pytest
 
-from harness.apptest import assert_clean, figures, markdown_tables, open_page
+from harness.apptest import assert_clean, figures, markdown_tables, open_page, title
 from posviz import scenes, text
 from posviz.tinylm import recipes
 from posviz.views import length as view
@@ -11,8 +11,8 @@ from posviz.views import length as view
 PAGE = "length_today"
 
 
-def _fig(at, title):
-    return next(f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith(title))
+def _fig(at, start):
+    return next(f for f in figures(at) if title(f).startswith(start))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

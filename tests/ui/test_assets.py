@@ -34,7 +34,8 @@ def test_the_browser_receives_the_asset_files_as_they_are():
     at.query_params["present"] = "1"
     at.query_params["show"] = "rope_clock"
     at.run()
-    assert [m.value for m in at.markdown] == [f"<style>\n{css}</style><style>\n{present}</style>"]
+    # one <style> element: a second one on the line of the first one's end was read as markdown
+    assert [m.value for m in at.markdown] == [f"<style>\n{css}\n{present}</style>"]
     (script,) = [h.value for h in at.get("html")]
     assert script == "<script>\n" + js % ('"rope_clock"', "1.5") + "</script>"
     assert 'const [target, chosen] = ["rope_clock", 1.5];' in script
