@@ -151,12 +151,15 @@ def run(job):
     info["sha256"] = save_weights(model, path)
     model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))   # the shipped numbers
     info["init"] = None if init is None else recipes.run_name(init, seed)
-    if info["task"] == "copy":
-        info["accuracy_at_train_length"] = evaluate.accuracy_at_length(model, length=info["length"],
-                                                                       offset=info["offset"])
-    else:
-        info["accuracy_at_train_length"] = evaluate.marker_accuracy(model, info["marker_at"], length=info["length"])
+    info["accuracy_at_train_length"] = accuracy_at_train_length(model, info)
     return recipe, seed, info
+
+
+def accuracy_at_train_length(model, info):
+    """The accuracy a run's MANIFEST entry records: at its training length, on its own task (copy or marker)."""
+    if info["task"] == "copy":
+        return evaluate.accuracy_at_length(model, length=info["length"], offset=info["offset"])
+    return evaluate.marker_accuracy(model, info["marker_at"], length=info["length"])
 
 
 def run_all(jobs, workers):
@@ -190,11 +193,7 @@ def kept(recipe, seed, out):
     model = TinyLM(cfg)
     model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
     model.eval()
-    if info["task"] == "copy":
-        info["accuracy_at_train_length"] = evaluate.accuracy_at_length(model, length=info["length"],
-                                                                       offset=info["offset"])
-    else:
-        info["accuracy_at_train_length"] = evaluate.marker_accuracy(model, info["marker_at"], length=info["length"])
+    info["accuracy_at_train_length"] = accuracy_at_train_length(model, info)
     return recipe, seed, info
 
 
