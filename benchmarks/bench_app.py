@@ -114,9 +114,10 @@ QUIET_JS = """() => new Promise((done) => { let last = performance.now(), at = l
     if (now - last < 25) { done(at); return; } at = now; last = now; requestAnimationFrame(frame); };
   requestAnimationFrame(() => { last = performance.now(); at = last; requestAnimationFrame(frame); }); })"""
 # The browser's long tasks (> 50 ms), collected from page load: the longest one of a press is read after it.
-LONG_TASKS_JS = """() => { window.__posvizLong = [];
-  new PerformanceObserver((l) => l.getEntries().forEach(e => window.__posvizLong.push(e.duration)))
-    .observe({type: 'longtask', buffered: false}); }"""
+# An init script is run as a script (a bare arrow function would only be defined): the observer is made at once.
+LONG_TASKS_JS = """window.__posvizLong = [];
+new PerformanceObserver((l) => l.getEntries().forEach(e => window.__posvizLong.push(e.duration)))
+  .observe({type: 'longtask', buffered: false});"""
 VIEWPORTS = {"1280x720": dict(viewport={"width": 1280, "height": 720}), "390x844": PHONE}
 
 
@@ -162,6 +163,7 @@ def browser_side(pages, presses, viewports=tuple(VIEWPORTS), extras=True):
         t0 = time.time()
         out["warm_failed"] = sum(1 for r in warm.warm(base, scenes=True) if r[3])
         out["warm_s"] = time.time() - t0
+        out["first_visit"] = _first_visit_bytes(browser, base)
         for view in viewports:
             ctx = browser.new_context(**VIEWPORTS[view])
             page = ctx.new_page()
@@ -178,6 +180,29 @@ def browser_side(pages, presses, viewports=tuple(VIEWPORTS), extras=True):
         out["reruns"] = _more_reruns(page, base, pages) if extras else 0
         out["rss_after_100_reruns_mb"] = _rss_mb(proc.pid)
         browser.close()
+    return out
+
+
+def _first_visit_bytes(browser, base, path="rope"):
+    """KB a browser with an empty cache receives to show a page with every chart drawn: over HTTP (as sent, i.e.
+    compressed where the server compresses) and over the websocket (the figures); then the same page opened again
+    in a new tab of that browser (its cache warm)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    out = {}
+    for visit in ("first", "again"):
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        got = {"http": 0, "ws": 0}
+        cdp.on("Network.loadingFinished", lambda e: got.__setitem__("http", got["http"] + e["encodedDataLength"]))
+        cdp.on("Network.webSocketFrameReceived",
+               lambda e: got.__setitem__("ws", got["ws"] + len(e["response"]["payloadData"]) * 3 // 4))
+        cdp.send("Network.enable")
+        page.goto(f"{base}/{path}?lang=en")
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120000)
+        settle(page)
+        out[visit] = {k: v / 1024 for k, v in got.items()}
+        page.close()
+    ctx.close()
     return out
 
 
@@ -341,6 +366,10 @@ def main():
             worst[f"scene_ms {view}"] = max(meds["scene_ms"], default=0)
             worst[f"long_task_ms {view}"] = max(meds["redraw_long_ms"] + meds["scene_long_ms"], default=0)
             worst[f"load_s {view}"] = max((r["load_s"] for r in table.values() if "load_s" in r), default=0)
+        fv = b["first_visit"]
+        print("\nbytes of a visit to /rope (KB; http as sent / websocket): empty cache "
+              f"{fv['first']['http']:.0f} / {fv['first']['ws']:.0f}, again in a new tab "
+              f"{fv['again']['http']:.0f} / {fv['again']['ws']:.0f}")
         print("\ncold server, first visit: load -> first chart (s): "
               + ", ".join(f"{k} {v:.1f}" for k, v in b["load_cold_s"].items()))
         print(f"cold start (streamlit run -> first chart visible): {b['cold_start_s']:.1f} s "

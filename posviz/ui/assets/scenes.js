@@ -44,17 +44,23 @@
     el.scrollIntoView({behavior, block: 'start'});
     return parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
   };
-  let want = 0, last = null;
+  let want = 0, last = null, tall = 0;   // tall: the figure's height when it was placed
   const seek = () => {
     if (moved || w.__posvizSeek !== me) return;
     const el = document.querySelector('[data-testid="stMain"] .st-key-' + CSS.escape(target));
     const idle = (app() || {}).dataset?.testScriptState !== 'running';
     if (el && idle && !placed) {
       want = place(el, 'smooth');
+      tall = el.getBoundingClientRect().height;
       placed = Date.now();
       document.querySelectorAll('.posviz-shown').forEach(x => x.classList.remove('posviz-shown'));
       el.classList.add('posviz-shown');
       setTimeout(() => el.classList.remove('posviz-shown'), 2500);
+    } else if (el && idle && Math.abs(el.getBoundingClientRect().height - tall) > 24) {
+      // the figure took its new size after it was placed (a chart's new figure arrives after the run ends):
+      // placed again, the narration beside it or above it chosen anew
+      want = place(el, 'smooth');
+      tall = el.getBoundingClientRect().height;
     } else if (el && idle) {
       // the page came to rest elsewhere (a rerun the scene caused, an expander it opened, cut the smooth scroll
       // short or moved the page): back to the figure at once

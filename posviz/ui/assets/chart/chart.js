@@ -119,7 +119,6 @@ function draw(Plotly, c) {
     if (c.spec === spec) c.gd.dataset.posvizState = 'drawn';
   });
   c.drawn = true;
-  c.box.style.minHeight = '';
   c.gd.dataset.posvizDraws = String((+c.gd.dataset.posvizDraws || 0) + 1);
   c.gd.dataset.posvizNew = first ? '1' : '0';
   if (c.full) fit(Plotly, c);
@@ -146,6 +145,7 @@ function setFull(c, on) {
   c.box.classList.toggle('posviz-full', on);
   document.documentElement.classList.toggle('posviz-full-open', on);
   c.close.hidden = !on;
+  c.gd.style.height = on ? '' : `${c.height}px`;    // in fullscreen the overlay gives the plot its height
   plotlyReady().then((Plotly) => {
     if (on) {
       fit(Plotly, c);
@@ -223,7 +223,11 @@ export default function (component) {
     c.box.setAttribute('aria-label', describe(lay) || c.spec.labels.figure);
     c.close.setAttribute('aria-label', c.spec.labels.close);
     c.close.title = c.spec.labels.close;
-    if (!c.drawn && lay.height) c.box.style.minHeight = `${lay.height}px`;   // its place kept before it is drawn
+    // The plot's height, in its style, from the moment its figure arrives: the page (and a scene placing the
+    // figure) sees the new size before it is drawn. plotly.js's resize (a width change) relayouts with autosize,
+    // which drops layout.height and reads this <div>'s height instead (0 without one: the chart collapsed).
+    c.height = lay.height || c.height || 450;
+    if (!c.full) c.gd.style.height = `${c.height}px`;
     c.gd.dataset.posvizState = 'pending';
     plotlyReady(c.spec.plotly);
     waiting.add(c);
