@@ -107,6 +107,7 @@ def stream_body(setup):
         ui.explain(streaming.sink_score_curve, streaming.contract_positions)
 
 
+@ui.section
 def stream_section(setup):
     """4 · attention sinks + a rolling window: positions reassigned in the cache or kept global, and the stale
     keys (a deep dive: runs only when open)."""
@@ -135,6 +136,7 @@ def sinks_body(L, setup):
         ui.explain(streaming.sink_attention, streaming.compare_sinks)
 
 
+@ui.section
 def sinks_section(L, setup):
     """5 · gpt-oss: a learned logit per head in the softmax denominator, without a value (a deep dive)."""
     st.subheader(ui.t("kv_cache.sinks.title"))

@@ -56,6 +56,7 @@ def variants():
     st.markdown(ui.t("lenf.variants_read", **{w: ", ".join(names[v] for v in vs) or "—" for w, vs in groups.items()}))
 
 
+@ui.section
 def frequency_use():
     """Per head, how much of the score each frequency pair carries, at offsets seen and unseen; the ablation."""
     st.subheader(ui.t("lenf.freq_title"))

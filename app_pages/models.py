@@ -18,6 +18,7 @@ def strip_plot(rows, key, **labels):
             windows=rows["windows"], labels=ui.labels("models.strip", *STRIP_LABELS, **labels))
 
 
+@ui.section
 def proportional_section():
     """Proportional vs partial rotary: the same head and factor read both ways, side by side."""
     st.markdown(ui.t("models.prop.text"))

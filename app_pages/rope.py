@@ -45,6 +45,7 @@ def scores(m, n, delta, d, base, content, only_q):
         ui.explain(rope_demos.shift_scores, rope_demos.rotated_score, rope.apply_rope)
 
 
+@ui.section
 def animation(m, n, d, base, content):
     section("anim")
     mode = ui.radio("rope_anim", view.ANIM_MODES, "both")
@@ -66,6 +67,7 @@ def distance(d, base, offset):
         ui.explain(view.distance)
 
 
+@ui.section
 def by_hand():
     section("hand")
     with ui.guard():
@@ -85,6 +87,7 @@ def by_hand():
                    rope_demos.pair_score_closed_form)
 
 
+@ui.section
 def calculator():
     section("calc")
     c = st.columns(4)
@@ -113,6 +116,7 @@ def calculator():
         ui.explain(view.calculator, rope_demos.pair_score, rope_demos.pair_score_closed_form)
 
 
+@ui.section
 def steps(base):
     section("steps", x=view.STEP_X)
     with ui.more("rope_steps") as box, ui.guard():   # a deep dive: closed, its body does not run

@@ -80,6 +80,7 @@ def similarity(L, D, base):
         ui.explain(sn.similarity_matrix, sn.dot_by_offset, sn.anchored_dot_by_offset)
 
 
+@ui.section
 def shift(D, base):
     """4 · a shift by Δ is a rotation: M(Δ)·PE(p) = PE(p+Δ)."""
     c = st.columns(2)

@@ -37,7 +37,7 @@ _BOTH_CSS = "<style>\n" + asset("frame.css") + "\n" + asset("present.css") + "</
 def start():
     """Called by app.py first in every run: language settled, URL written once, timer started."""
     st.session_state["_run_t0"] = time.perf_counter()
-    st.session_state["_fx_keys"] = set()     # keys of this run's formula boxes (ui.plotting.explain)
+    st.session_state["_fx_keys"] = {}     # keys of this run's formula boxes, by section (ui.plotting.explain)
     q = st.query_params.get("lang")
     if q not in text.LANGS:
         q = st.session_state.get("_lang")
@@ -55,6 +55,18 @@ def start():
         _run.cursors = ctx.cursors
     stylesheet = _BOTH_CSS if present() else _CSS      # constants only
     st.markdown(stylesheet, unsafe_allow_html=True)
+
+
+def resume():
+    """Called first in a section's own rerun (ui.section, an st.fragment: app.py and `start` do not run): this
+    run reads the language, lecture mode and phone as the page's last full run settled them."""
+    ctx = get_script_run_ctx()
+    if ctx is None or _this_run() is not None:
+        return
+    q = st.session_state.get("_lang")
+    _run.values = (q if q in text.LANGS else "en", st.query_params.get("present") in ("1", "true"),
+                   bool(st.session_state.get("_phone")))
+    _run.cursors = ctx.cursors
 
 
 def finish():

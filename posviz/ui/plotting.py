@@ -23,6 +23,7 @@ from streamlit.runtime import Runtime
 
 from posviz import views
 from posviz.figures import export, style
+from posviz.ui import sections
 from posviz.ui.frame import lang, phone, present, t
 from posviz.validate import PosvizError
 
@@ -299,8 +300,11 @@ def explain(*fns, note=None):
     """The "Formula and code" box: the formula(s) of each function (from its docstring, so a formula
     lives once, beside its code) and the exact source of each function that produced the figure above."""
     names = tuple((fn.__module__, fn.__qualname__) for fn in fns)
-    base = "fx_" + hashlib.blake2s(repr(names).encode(), digest_size=4).hexdigest()
-    seen = st.session_state.setdefault("_fx_keys", set())
+    # a box's key: its functions, and the section it is in (a section rerun alone gives its boxes the keys
+    # the page's full run gave them)
+    where = sections.current()
+    base = "fx_" + hashlib.blake2s(repr((where, names) if where else names).encode(), digest_size=4).hexdigest()
+    seen = st.session_state.setdefault("_fx_keys", {}).setdefault(where, set())
     key, n = base, 1
     while key in seen:
         n += 1

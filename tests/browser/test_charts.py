@@ -196,3 +196,44 @@ def test_a_rerun_updates_changed_charts_in_place_and_leaves_the_others(desk):
             assert c["draws"] == want, f"{k}: {c['draws']} draws, expected {want} (changed: {k in changed})"
     finally:
         page.close()
+
+
+def _frames_of(page, cdp, act):
+    """How many websocket messages the server sends for `act` (a run's elements, one message each)."""
+    got = []
+    listen = lambda e: got.append(1)     # noqa: E731
+    cdp.on("Network.webSocketFrameReceived", listen)
+    act()
+    time.sleep(0.3)
+    settle(page)
+    cdp.remove_listener("Network.webSocketFrameReceived", listen)
+    return len(got)
+
+
+def test_a_sections_own_control_reruns_only_that_section(desk):
+    """/rope's calculator (ui.section): its toggle reruns the calculator alone, redraws its chart in place and
+    keeps its open formula box open; the page's first slider reruns the page."""
+    base, ctx = desk
+    page = _open(ctx, f"{base}/rope?lang=en")
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    try:
+        toggle = page.locator('[data-testid="stMain"] .st-key-rope_calc_only_q label').first
+        toggle.scroll_into_view_if_needed()
+        settle(page)
+        clock = _chart(page, "rope_calc_clock")
+        box = clock.locator('xpath=following::*[@data-testid="stExpander"][1]')
+        box.locator("summary").click()
+        settle(page)
+        assert box.locator("details[open]").count() == 1
+        clock.evaluate("g => { g.__probe = 1; }")
+        draws = int(clock.get_attribute("data-posviz-draws"))
+        section = _frames_of(page, cdp, toggle.click)
+        assert clock.evaluate("g => g.__probe") == 1 and int(clock.get_attribute("data-posviz-draws")) == draws + 1
+        assert box.locator("details[open]").count() == 1, "the section's formula box closed on its rerun"
+        slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]').first
+        slider.focus()
+        whole = _frames_of(page, cdp, lambda: page.keyboard.press("ArrowRight"))
+        assert section * 3 < whole, (section, whole)
+    finally:
+        page.close()
