@@ -176,6 +176,7 @@ def _mount():
     _serve(get_bidi_component_manager())
     return st.components.v2.component(CHART, js="chart.js", isolate_styles=False)
 
+
 # The bytes sent for a figure, built once per (cached figure, key, screen, export format): a rerun that draws
 # the same figure sends the same bytes (Streamlit hashes them for the element; the browser compares them and
 # does nothing). Keyed by the cached figure's identity (views.cached hands out the same dict, never a copy),

@@ -115,9 +115,8 @@ function draw(Plotly, c) {
   const first = !c.drawn;
   // gd.dataset: posvizState "pending" from a new figure's arrival to the end of its drawing (Plotly.react's promise),
   // then "drawn"; posvizDraws counts the figures drawn in this <div>; posvizNew is 1 for its first figure only
-  Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config}).then(() => {
-    if (c.spec === spec) c.gd.dataset.posvizState = 'drawn';
-  });
+  const done = () => { if (c.spec === spec) c.gd.dataset.posvizState = 'drawn'; };
+  Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config}).then(done, done);
   c.drawn = true;
   c.gd.dataset.posvizDraws = String((+c.gd.dataset.posvizDraws || 0) + 1);
   c.gd.dataset.posvizNew = first ? '1' : '0';
@@ -136,7 +135,7 @@ function fit(Plotly, c) {
   // plotly.js keeps (and relayout changes) the layout object it was given: the figure's own size is kept aside
   c.size = {width: c.gd.layout.width ?? null, height: c.gd.layout.height ?? null};
   const r = c.gd.getBoundingClientRect();
-  Plotly.relayout(c.gd, {width: Math.floor(r.width), height: Math.floor(r.height)});
+  Plotly.relayout(c.gd, {width: Math.floor(r.width), height: Math.floor(r.height)}).catch(() => {});
 }
 
 function setFull(c, on) {
@@ -151,7 +150,7 @@ function setFull(c, on) {
       fit(Plotly, c);
       c.close.focus();
     } else {
-      if (c.size) Plotly.relayout(c.gd, c.size);
+      if (c.size) Plotly.relayout(c.gd, c.size).catch(() => {});
     }
   });
 }
@@ -183,7 +182,10 @@ function mount(root) {
   let width = 0;
   c.resize = new ResizeObserver((entries) => {
     const now = Math.round(entries[0].contentRect.width);
-    if (c.drawn && !c.full && width && now !== width && w.Plotly) w.Plotly.Plots.resize(gd);
+    // (not while hidden: a page leaving, a closed tab; plotly.js refuses an undisplayed <div>)
+    if (c.drawn && !c.full && width && now && now !== width && w.Plotly && gd.isConnected && gd.offsetParent) {
+      w.Plotly.Plots.resize(gd).catch(() => {});
+    }
     width = now;
   });
   c.resize.observe(box);
