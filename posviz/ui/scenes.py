@@ -5,6 +5,7 @@ import json
 import logging
 import time
 
+import plotly
 import streamlit as st
 
 from posviz import text
@@ -137,6 +138,7 @@ def scenes(page, say=None):
 # the file has `[%s, %s]` (the scene's target, as JSON, and the time it was chosen): any other percent
 # sign in the file is written `%%`.
 _CLIENT_JS = "<script>\n" + asset("scenes.js") + "</script>"
+_PLOTLY = json.dumps(plotly.__version__)    # the plotly.js the chart element keeps (ui.plotting.payload's version)
 
 
 def client_script():
@@ -147,5 +149,5 @@ def client_script():
     target = json.dumps(show[0]) if show and show[0] else "null"
     # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
     # figure would send the same element and the browser would not scroll again.
-    script = _CLIENT_JS % (target, repr(float(show[1])) if show else "0")
+    script = _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
     st.html(script, unsafe_allow_javascript=True)

@@ -2,6 +2,8 @@
   const w = window;
   if (!w.__posvizFrame) {
     w.__posvizFrame = true;
+    // the chart element's plotly.js (posviz/ui/assets/chart/chart.js) starts loading with the page
+    import('./_stcore/bidi-components/posviz.chart/chart.js').then((m) => m.preload(%s)).catch(() => {});
     let pushed = false;
     ['keydown', 'pointerdown'].forEach((type) => w.addEventListener(type, () => { pushed = false; }, true));
     const push = history.pushState.bind(history);
