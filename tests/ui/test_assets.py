@@ -1,13 +1,16 @@
 """posviz/ui/assets: the frame's stylesheets and browser script, sent as they are in the files, and the
 rules the browser tests (tests/app/test_lecture.py, test_browser.py) rely on."""
+import json
 import pathlib
 import re
 
+import plotly
 from streamlit.testing.v1 import AppTest
 
 from posviz.ui import frame, scenes
 
 ASSETS = pathlib.Path(frame.__file__).with_name("assets")
+PLOTLY = json.dumps(plotly.__version__)      # the plotly.js version the script preloads
 
 
 def _read(name):
@@ -29,7 +32,7 @@ def test_the_browser_receives_the_asset_files_as_they_are():
     at = AppTest.from_function(_frame_app, default_timeout=60)
     at.run()
     assert [m.value for m in at.markdown] == [f"<style>\n{css}</style>"]
-    assert [h.value for h in at.get("html")] == [f"<script>\n{js % ('null', '0')}</script>"]
+    assert [h.value for h in at.get("html")] == [f"<script>\n{js % (PLOTLY, 'null', '0')}</script>"]
     at = AppTest.from_function(_frame_app, default_timeout=60)
     at.query_params["present"] = "1"
     at.query_params["show"] = "rope_clock"
@@ -37,7 +40,7 @@ def test_the_browser_receives_the_asset_files_as_they_are():
     # one <style> element: a second one on the line of the first one's end was read as markdown
     assert [m.value for m in at.markdown] == [f"<style>\n{css}\n{present}</style>"]
     (script,) = [h.value for h in at.get("html")]
-    assert script == "<script>\n" + js % ('"rope_clock"', "1.5") + "</script>"
+    assert script == "<script>\n" + js % (PLOTLY, '"rope_clock"', "1.5") + "</script>"
     assert 'const [target, chosen] = ["rope_clock", 1.5];' in script
 
 
@@ -57,9 +60,10 @@ def test_lecture_mode_text_is_at_least_22_px_on_a_projector():
     assert not re.search(r"font-size:\s*[0-9.]+(px|em|pt|%)", _read("present.css"))
 
 
-def test_the_script_has_two_values_and_drives_the_scene_buttons():
+def test_the_script_has_three_values_and_drives_the_scene_buttons():
     js = _read("scenes.js")
-    assert js.count("%s") == 2 and "const [target, chosen] = [%s, %s];" in js
+    assert js.count("%s") == 3 and "const [target, chosen] = [%s, %s];" in js
+    assert "m.preload(%s)" in js.split("const [target, chosen]")[0]                # plotly.js starts loading first
     assert "%" not in js.replace("%s", "").replace("%%", "")                      # %-formatting takes it as is
     assert "document.querySelectorAll('.st-key-scenes_nav button')" in js          # scenes.scenes' buttons
     assert "el.classList.add('posviz-shown')" in js                                 # frame.css marks it
