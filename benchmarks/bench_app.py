@@ -252,7 +252,8 @@ def _longest(page):
 
 
 def _scene_times(page, path, presses):
-    """ms from a scene key (PageDown, and PageUp back from the last scene) to the scene's figure drawn and in view."""
+    """ms from a scene key (Alt+→, and Alt+← back from the last scene: PageDown / PageUp are lecture mode's) to the
+    scene's figure drawn and in view."""
     items = scenes.SCENES.get((path or "overview").replace("-", "_"), [])
     times, longs, cur, step = [], [], -1, 1
     if len(items) < 2:
@@ -262,7 +263,7 @@ def _scene_times(page, path, presses):
             step = -step
         cur += step
         t0 = page.evaluate(HOOK_JS)
-        page.keyboard.press("PageDown" if step > 0 else "PageUp")
+        page.keyboard.press("Alt+ArrowRight" if step > 0 else "Alt+ArrowLeft")
         try:
             page.wait_for_function(SCENE_DONE_JS, arg=[f"{cur + 1}/{len(items)}", items[cur]["show"]],
                                    timeout=30000, polling="raf")

@@ -3,10 +3,12 @@ and the frame's browser script that walks them and shows the figure each one tal
 """
 import json
 import logging
+import threading
 import time
 
 import plotly
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from posviz import text
 from posviz.scenes import SCENES
@@ -80,6 +82,7 @@ def _scene_from_url(page, n):
         return set()
     link = set(st.query_params.keys())
     _apply_scene(page, index, keep=link)
+    _land()
     return link
 
 
@@ -133,21 +136,42 @@ def scenes(page, say=None):
 # The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one
 # history entry per user action, a key press or a click (Streamlit pushes one per query-parameter write,
 # and a scene's runs write several; counting script runs instead lost the race when a rerun followed
-# fast), takes the scene keys before any focused widget does (Alt+arrow, and PageDown / PageUp of a
-# presenter's clicker), and scrolls to and marks the figure a scene talks about. Its two values go where
-# the file has `[%s, %s]` (the scene's target, as JSON, and the time it was chosen): any other percent
-# sign in the file is written `%%`.
+# fast), takes the scene keys (Alt+arrow; in lecture mode a presenter's clicker's PageDown / PageUp and
+# plain arrows; never while a text field has focus), and scrolls to and marks the figure a scene talks
+# about. Its three values go where the file has `%s` (plotly.js's version, the scene's target as JSON, and
+# the time it was chosen): any other percent sign in the file is written `%%`.
 _CLIENT_JS = "<script>\n" + asset("scenes.js") + "</script>"
 _PLOTLY = json.dumps(plotly.__version__)    # the plotly.js the chart element keeps (ui.plotting.payload's version)
+
+
+_slot = threading.local()     # this script thread's run: (its cursors dict, the frame script's placeholder)
 
 
 def client_script():
     """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
     scene that was just chosen (a scene's on_click ran before this run; the time it was chosen makes the
-    browser run the script again)."""
+    browser run the script again). Drawn into a placeholder that a scene link opened later in this run
+    (_scene_from_url) fills again with its own target."""
+    ctx = get_script_run_ctx()
+    _slot.run = (ctx.cursors if ctx is not None else None, st.empty())
+    _send_script()
+
+
+def _send_script():
+    """The frame's script into this run's placeholder, with the target of the scene chosen last (if any)."""
     show = st.session_state.pop("_scene_show", None)        # (a key of posviz.scenes data, time), never user text
     target = json.dumps(show[0]) if show and show[0] else "null"
     # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
     # figure would send the same element and the browser would not scroll again.
     script = _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
-    st.html(script, unsafe_allow_javascript=True)
+    _slot.run[1].html(script, unsafe_allow_javascript=True)
+
+
+def _land():
+    """A scene a link opened in this run (?scene=N, /remember's links): the frame's script, already sent at
+    the top of the run without a target, is sent again with the scene's figure, which the browser scrolls to
+    and marks as Next scene does. Outside a full run of app.py (a test's own script) the next run sends it."""
+    ctx = get_script_run_ctx()
+    run = getattr(_slot, "run", None)
+    if ctx is not None and run is not None and run[0] is ctx.cursors:
+        _send_script()

@@ -192,3 +192,25 @@ def test_rope_scene_1_then_m_back_to_its_default_reopens_m_2_without_the_narrati
     assert at.query_params["scene"] == "1" and any(say[:40] in b.value for b in at.info)
     at.button(key="rope_next").click().run()                      # and the story goes on from there
     assert at.query_params["scene"] == "2"
+
+
+def _frame_target(at):
+    """The scene target the page's frame script carries in this run (scenes.client_script), or None."""
+    import re
+
+    (script,) = [h.value for h in at.get("html") if "const [target, chosen]" in h.value]
+    raw = re.search(r"const \[target, chosen\] = \[(.*?), [0-9.e+]+\];", script)[1]
+    return None if raw == "null" else raw.strip('"')
+
+
+@pytest.mark.parametrize("page, n", [("frontier", 6), ("rope", 3), ("length", 5)])
+def test_a_scene_link_sends_its_figure_as_the_target_as_next_scene_does(page, n):
+    """Issue 33 item 2: ?scene=N (and /remember's links, which are such links) showed the narration and left the
+    page at the top: the frame script of the link's run carries the scene's figure, once, like Next scene's."""
+    at = open_page(page, "zh", scene=str(n))
+    assert _frame_target(at) == scenes.SCENES[page][n - 1]["show"]
+    at.run()                                                            # nothing chosen since: no scroll
+    assert _frame_target(at) is None
+    at.button(key=f"{page}_next").click().run()
+    assert _frame_target(at) == scenes.SCENES[page][n]["show"]
+    assert _frame_target(open_page(page, "en")) is None

@@ -148,7 +148,7 @@ def test_a_scene_lands_on_its_figure_drawn(desk):
     page = _open(ctx, f"{base}/{PAGE}?lang=en")
     try:
         for i, sc in enumerate(scenes.SCENES[PAGE][:3]):
-            page.keyboard.press("PageDown")
+            page.keyboard.press("Alt+ArrowRight")     # outside lecture mode PageDown scrolls
             time.sleep(0.3)
             settle(page)
             time.sleep(1.2)   # smooth scrolling

@@ -90,7 +90,7 @@ def test_share_link_and_qr_are_the_view_after_the_last_interaction(server):
         ctx.close()
 
 
-def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_any_widget_focused(server):
+def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_a_slider_focused(server):
     from posviz import scenes
 
     base, browser = server
@@ -100,8 +100,8 @@ def test_scenes_scroll_to_their_figure_with_one_history_entry_each_and_any_widge
         n = len(scenes.SCENES["relative"])
         h0 = page.evaluate("history.length")
         for i in range(n):
-            page.locator('[data-testid="stSlider"] input[type="range"]').first.focus()   # a focused widget
-            page.keyboard.press("Alt+ArrowRight" if i % 2 else "PageDown")
+            page.locator('[data-testid="stSlider"] input[type="range"]').first.focus()   # a focused slider
+            page.keyboard.press("Alt+ArrowRight" if i % 2 else "PageDown")             # PageDown: lecture mode
             time.sleep(0.3)
             settle(page)
             info = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text()
@@ -185,3 +185,97 @@ def test_lecture_mode_dropdown_options_are_projector_sized(server):
     finally:
         page.close()
         ctx.close()
+
+
+STATE_JS = """() => ({scroll: document.querySelector('[data-testid="stMain"]').scrollTop,
+  say: (document.querySelector('[data-testid="stMain"] .st-key-scene_say') || {}).innerText || '',
+  scene: new URLSearchParams(location.search).get('scene'),
+  ranges: Array.from(document.querySelectorAll('[data-testid="stMain"] input[type="range"]')).map(r => r.value)})"""
+
+
+def _press(page, key):
+    page.keyboard.press(key)
+    time.sleep(0.4)
+    settle(page)
+    return page.evaluate(STATE_JS)
+
+
+def test_keys_never_steal_a_students_page_and_a_clicker_drives_lecture_mode(server):
+    """Issue 33 item 1. Outside lecture mode PageDown / PageUp scroll the page and start no scene; no key acts
+    while a text field has focus (/lab's sentence box: PageDown, arrows, Alt+arrow); in lecture mode a clicker's
+    PageDown / PageUp and plain arrows walk the scenes when no widget has focus, an arrow on a slider moves the
+    slider. Alt+arrow is the scene shortcut in both modes."""
+    base, browser = server
+    ctx = browser.new_context(**PROJECTOR)
+    try:
+        page = _open(ctx, f"{base}/relative?lang=en")
+        page.locator('[data-testid="stMain"] h1').first.click()            # the page, not a widget
+        down = _press(page, "PageDown")
+        assert down["scene"] is None and not down["say"] and down["scroll"] > 200, down
+        for key in ("ArrowRight", "ArrowLeft"):                             # plain arrows: the page's own
+            assert _press(page, key)["scene"] is None
+        assert _press(page, "PageUp")["scroll"] < down["scroll"]
+        assert _press(page, "Alt+ArrowRight")["scene"] == "1"
+        page.close()
+
+        for query in ("", "&present=1"):
+            page = _open(ctx, f"{base}/lab?lang=en{query}")
+            box = page.locator('[data-testid="stMain"] [data-testid="stTextInput"] input').first
+            box.focus()
+            before = page.evaluate(STATE_JS)
+            for key in ("PageDown", "ArrowRight", "Alt+ArrowRight", "PageUp", "ArrowLeft", "Alt+ArrowLeft"):
+                now = _press(page, key)
+                assert now["scene"] is None and not now["say"] and now["ranges"] == before["ranges"], (query, key, now)
+            assert box.evaluate("e => e === document.activeElement")
+            page.close()
+
+        page = _open(ctx, f"{base}/lab?lang=en&present=1")
+        page.locator('[data-testid="stMain"] h1').first.click()
+        assert _press(page, "ArrowRight")["scene"] == "1"
+        assert _press(page, "PageDown")["scene"] == "2"
+        assert _press(page, "ArrowLeft")["scene"] == "1"
+        assert _press(page, "PageUp")["scene"] is None or page.evaluate(STATE_JS)["scene"] == "1"   # first: stays
+        slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]').first
+        slider.focus()
+        before = page.evaluate(STATE_JS)
+        after = _press(page, "ArrowRight")                                 # the slider's key, not the scene's
+        assert after["ranges"] != before["ranges"] and after["scene"] != "2", (before, after)
+        page.close()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("view", ["lecture", "phone"])
+def test_a_scene_link_lands_on_its_figure_as_next_scene_does(server, view):
+    """Issue 33 item 2: a link with ?scene=N (as /remember's) showed the narration and left the page at the top.
+    /frontier scene 6 (its figure ~5,000 px down) and a /remember link to /length's scene 5."""
+    from posviz import scenes
+
+    base, browser = server
+    ctx = browser.new_context(**(PROJECTOR if view == "lecture" else PHONE))
+    query = "&present=1" if view == "lecture" else ""
+    try:
+        page = _open(ctx, f"{base}/frontier?lang=zh{query}&scene=6")
+        time.sleep(1.5)
+        settle(page)
+        top = page.evaluate(LANDED_JS, scenes.SCENES["frontier"][5]["show"])
+        assert top is not None and 0 <= top["top"] < top["vh"] * 0.6, top
+        assert "6/" in page.locator('[data-testid="stMain"] .st-key-scene_say').inner_text()
+        page.close()
+        page = _open(ctx, f"{base}/remember?lang=zh{query}")
+        link = page.locator('[data-testid="stMain"] a[href*="scene=5"][href*="length?"]').first
+        link.scroll_into_view_if_needed()
+        link.click()
+        page.wait_for_url("**/length?**scene=5**")
+        settle(page)
+        time.sleep(1.5)
+        settle(page)
+        top = page.evaluate(LANDED_JS, scenes.SCENES["length"][4]["show"])
+        assert top is not None and 0 <= top["top"] < top["vh"] * 0.6, top
+        page.close()
+    finally:
+        ctx.close()
+
+
+LANDED_JS = """(key) => { const el = document.querySelector('[data-testid="stMain"] .st-key-' + CSS.escape(key));
+  return el ? {top: el.getBoundingClientRect().top, vh: innerHeight} : null; }"""

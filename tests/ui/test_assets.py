@@ -67,6 +67,9 @@ def test_the_script_has_three_values_and_drives_the_scene_buttons():
     assert "%" not in js.replace("%s", "").replace("%%", "")                      # %-formatting takes it as is
     assert "document.querySelectorAll('.st-key-scenes_nav button')" in js          # scenes.scenes' buttons
     assert "el.classList.add('posviz-shown')" in js                                 # frame.css marks it
-    assert "e.key === 'PageDown'" in js and "e.altKey && e.key === 'ArrowRight'" in js
+    assert "e.key === 'PageDown'" in js and "e.key === 'ArrowRight'" in js and "e.altKey" in js
+    # issue 33 item 1: PageDown / PageUp and plain arrows are lecture mode's, read from the URL; no letter keys
+    assert "new URLSearchParams(location.search).get('present')" in js
+    assert not re.search(r"e\.key === '[A-Za-z]'", js) and "e.code" not in js
     assert "history.pushState = function" in js
     assert scenes._CLIENT_JS == f"<script>\n{js}</script>"

@@ -13,12 +13,33 @@
       pushed = true;
       return push(state, title, url);
     };
+    // The scene keys. Never while a text field has focus (its keys are the typist's: Option+arrow moves by word
+    // on a Mac); Alt+arrow everywhere else (Streamlit's shortcut on the scene buttons); in lecture mode only
+    // (?present=1) a presenter's clicker: PageDown / PageUp, also over a focused slider, and plain arrows when
+    // no widget has focus (the scene buttons themselves aside). Outside lecture mode PageDown / PageUp scroll
+    // the page as in any other. No single-letter key: Streamlit keeps r and c.
+    const typing = (el) => Boolean(el) && (el.isContentEditable || el.tagName === 'TEXTAREA' ||
+      el.tagName === 'SELECT' || (el.tagName === 'INPUT' && !['checkbox', 'radio', 'range', 'button', 'submit',
+                                                                'reset', 'file', 'color'].includes(el.type)));
+    // a widget: what takes arrow keys or a press (the page's own scroll container, focused by a click on it, is none)
+    const widget = ['input', 'textarea', 'select', 'button', 'a[href]', 'summary', '[contenteditable]'].concat(
+      ['slider', 'radio', 'checkbox', 'switch', 'combobox', 'listbox', 'option', 'tab', 'spinbutton', 'textbox',
+       'grid', 'button', 'link', 'menuitem'].map((r) => `[role="${r}"]`)).join(', ');
+    const free = (el) => !el || Boolean(el.closest('.st-key-scenes_nav')) || !el.closest(widget);
+    const sceneKey = (e) => {
+      const plain = !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey;
+      const arrow = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+      const page = e.key === 'PageDown' ? 1 : e.key === 'PageUp' ? -1 : 0;
+      if (e.altKey && !e.ctrlKey && !e.metaKey && arrow) return typing(document.activeElement) ? 'block' : 0;
+      if (!plain || !(arrow || page) || typing(document.activeElement)) return 0;
+      if (!['1', 'true'].includes(new URLSearchParams(location.search).get('present'))) return 0;
+      return page || (free(document.activeElement) ? arrow : 0);
+    };
     w.addEventListener('keydown', (e) => {
-      const next = e.key === 'PageDown' || (e.altKey && e.key === 'ArrowRight');
-      const prev = e.key === 'PageUp' || (e.altKey && e.key === 'ArrowLeft');
-      if (!next && !prev) return;
-      const buttons = document.querySelectorAll('.st-key-scenes_nav button');
-      const b = buttons[next ? 1 : 0];
+      const step = sceneKey(e);
+      if (step === 'block') { e.stopImmediatePropagation(); return; }   // Streamlit's shortcut stays out of the text
+      if (!step) return;
+      const b = document.querySelectorAll('.st-key-scenes_nav button')[step > 0 ? 1 : 0];
       if (!b) return;
       e.preventDefault(); e.stopImmediatePropagation();
       if (!b.disabled) b.click();
