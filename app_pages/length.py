@@ -44,7 +44,8 @@ def main_chart():
              | {b: [row[k] for row in table["rows"].values()] for k, b in enumerate(table["buckets"])}, static=True)
     lines = view.finding_lines(VARIANTS)
     st.markdown(ui.t("length.findings", n=len(info["seeds"])) + "".join(
-        f"\n- **{names[v]}**: " + "; ".join(ui.t(k, **p) for k, p in parts) + "." for v, parts in lines))
+        "\n" + ui.t("length.f.line", name=names[v], parts=ui.t("length.f.sep").join(ui.t(k, **p) for k, p in parts))
+        for v, parts in lines))
     return model, tuple(shown)
 
 
@@ -70,6 +71,8 @@ def alias_section(long_len, layer, head, run):
         ui.table({head_of["offset"]: cols["offset"], head_of["error"]: cols["error"],
                   head_of["seen"]: [yes_no[s] for s in cols["seen"]], head_of["weight"]: cols["weight"]}, static=True)
         st.caption(ui.t("length.alias_table_note", n=long_len, layer=layer, head=head, run=run))
+        st.markdown(ui.t("length.alias_strongest", n=train_len - 1, offsets=ui.t("length.alias_sep").join(
+            ui.t("length.alias_hit" if hit else "length.alias_miss", d=d, w=w) for d, w, hit in al["strongest"])))
         ui.explain(lengtheval.phase_aliases, lengtheval.offset_weights, note=ui.t("length.explain_alias"))
     return target, al["aliases"]
 

@@ -31,8 +31,11 @@ with ui.guard():
     res = view.equivariance(sent_a, sent_b, method=method, causal=causal, names=names)
     c = st.columns([1, 3])
     c[0].metric(ui.t("overview.metric"), f"{res['max_diff']:.1e}")
-    if res["max_diff"] < view.HARMLESS:
-        c[1].success(ui.t("overview.verdict.equal"))
+    bag = view.bag_of_words(sent_a, method=method, causal=causal, names=names)
+    if res["max_diff"] < view.HARMLESS and bag["bag"]:
+        c[1].success(ui.t("overview.verdict.equal", n=bag["tried"]))
+    elif res["max_diff"] < view.HARMLESS:              # blind to this reordering only (ALiBi and a reversal)
+        c[1].info(ui.t("overview.verdict.this", d=f"{bag['max_diff']:.1e}", order=bag["worst"]))
     else:
         c[1].warning(ui.t("overview.verdict.broken"))
     if method == "nope" and not causal:

@@ -142,7 +142,10 @@ def sdpa(delta, base):
             c[i % 2].metric(ui.t(f"rope.sdpa.{key}", delta=delta), f"{at[key]:.1e}", border=True,
                             help=ui.t(f"rope.sdpa.{key}.help"))
         st.info(ui.t("rope.sdpa.proof"))
-        ui.explain(view.attention_check, rope.rope_attention, rope.plain_attention)
+        hq, h = at["gqa_heads"]
+        st.metric(ui.t("rope.sdpa.gqa", hq=hq, h=h), f"{at['gqa']:.1e}", border=True, help=ui.t("rope.sdpa.gqa.help"))
+        st.markdown(ui.t("rope.sdpa.gqa.text", hq=hq, hq_last=hq - 1, h=h, g=hq // h, group=", ".join(map(str, at["gqa_group"]))))
+        ui.explain(view.attention_check, rope.rope_attention, rope.plain_attention, rope.kv_head_of)
 
 
 def layouts(d, m, n, base):
@@ -151,10 +154,10 @@ def layouts(d, m, n, base):
         lv = view.layouts(d, m, n, base)
         lab = ui.labels("rope.layout", "x", "z", rows=["rope.layout.row.interleaved", "rope.layout.row.half"])
         ui.plot(fr.layout_pairs, lv["pairs_interleaved"], lv["pairs_half"], labels=lab, key="rope_layouts")
-        for col, key, note, color in zip(st.columns(3), ("interleaved", "half", "mixed"), (None, "same", "wrong"),
-                                         ("off", "green", "red")):
-            col.metric(ui.t(f"rope.layout.m_{key}"), f"{lv[key]:.4f}", delta=note and ui.t(f"rope.layout.{note}"),
-                       delta_color=color, delta_arrow="off", border=True)
+        for col, key in zip(st.columns(3), ("interleaved", "half", "mixed")):
+            note = lv["verdict"].get(key)          # computed by the view: same, one (d = 2) or wrong
+            col.metric(ui.t(f"rope.layout.m_{key}"), f"{lv[key]:.4f}", delta=note and ui.t(f"rope.layout.{note}", d=d),
+                       delta_color={"wrong": "red", None: "off"}.get(note, "green"), delta_arrow="off", border=True)
         st.warning(ui.t("rope.layout.warning"), icon=":material/warning:")
         ui.explain(rope.pairing_permutation, rope_demos.layout_demo, note=ui.t("rope.layout.formula_note"))
 

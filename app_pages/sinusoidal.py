@@ -57,6 +57,12 @@ def fingerprint(L, D, base, pos):
                     labels=ui.labels(title=("sinusoidal.fig.fp.slice", {"p": pos}), y=DIM))
         st.caption(ui.t("sinusoidal.fp.zero", vals=sig["pe0"]))
         ui.explain(sn.sinusoidal_positions)
+        bc = view.barcodes(D, base, pos)
+        a, a1, b, b1 = bc["seats"]
+        st.markdown(ui.t("sinusoidal.barcode.text", a=a, a1=a1, b=b, b1=b1, later=b - a, d=f"{bc['dots'][0]:.4g}"))
+        ui.plot(figs.barcodes, bc["rows"], bc["seats"], bc["dots"], key="sin_barcodes",
+                labels=ui.labels("sinusoidal.fig.barcode", "title", "seat", "dot", x=DIM))
+        ui.explain(sn.anchored_dot_by_offset)
 
 
 def similarity(L, D, base):

@@ -93,6 +93,22 @@ def fingerprint_table(pe, position, *, labels):
                                      shapes=shapes))
 
 
+def barcodes(rows, seats, dots, *, labels):
+    """“A barcode printed on every seat” (“Position encodings”): the rows PE(seat) of the table as grey barcodes, one
+    strip per seat (x = dimension), each pair of neighbouring seats annotated with its dot product.
+    labels: title, x, seat (a word put before each seat's number), dot (a template with {a}, {b}, {d})."""
+    rows = style.f32(rows)
+    names = [f"{labels['seat']} {q}" for q in seats]
+    tr = {"type": "heatmap", "z": rows, "x": np.arange(rows.shape[1]), "y": names, "zmin": -1.0, "zmax": 1.0,
+          "colorscale": [[0.0, "#000000"], [1.0, "#ffffff"]], "showscale": False, "xgap": 0, "ygap": 14,
+          "hovertemplate": "%{y}<br>" + labels["x"] + "=%{x}<br>PE=%{z:.3f}<extra></extra>"}
+    notes = [{"text": labels["dot"].format(a=seats[2 * k], b=seats[2 * k + 1], d=f"{dots[k]:.4g}"), "xref": "paper",
+              "x": 1.0, "xanchor": "right", "yref": "y", "y": 2 * k + 0.5, "showarrow": False,
+              "bgcolor": "rgba(255,255,255,0.9)", "font": {"color": "#111111"}} for k in range(len(dots))]
+    return figure([tr], style.layout({"title": labels["title"], "x": labels["x"], "y": ""}, height=300,
+                                     showlegend=False, yaxis={"autorange": "reversed"}, annotations=notes))
+
+
 def fingerprint_column(values, *, labels):
     """One column PE(p) of the table as horizontal bars, one per dimension, on the rows of
     `fingerprint_table`. labels: title, y."""

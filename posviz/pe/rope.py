@@ -279,26 +279,47 @@ def apply_rope(x: torch.Tensor, position_ids: Positions, *, base: float = 10000.
 
 
 # ---------------------------------------------------------------- attention (“Same words, different order…” §09)
+def kv_head_of(query_heads: int, kv_heads: int) -> torch.Tensor:
+    r"""The key/value head each query head reads when there are fewer K/V heads than query heads (grouped-query
+    attention: PyTorch's scaled_dot_product_attention with enable_gqa=True, Q [N,H_q,L,E], K and V [N,H,S,*]).
+
+    Formula:
+        g = H_q / H \in \mathbb{N},\qquad \mathrm{kv}(h) = \lfloor h / g \rfloor \quad (h = 0, \dots, H_q - 1)
+
+    -> LongTensor[H_q]: g consecutive query heads share one K/V head. H_q not a multiple of H: a PosvizError
+    (SDPA refuses it too); H_q = H: every head its own.
+    """
+    query_heads = check_int("query_heads", query_heads, 1, 4096)
+    kv_heads = check_int("kv_heads", kv_heads, 1, query_heads)
+    if query_heads % kv_heads:
+        raise PosvizError("gqa_heads", hq=query_heads, h=kv_heads)
+    return torch.arange(query_heads) // (query_heads // kv_heads)        # [H_q]
+
+
 def _qkv(q, k, v):
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not isinstance(t, torch.Tensor) or t.ndim != 4 or not t.is_floating_point():
             raise PosvizError("rope_qkv", name=name, shape=list(getattr(t, "shape", [])))
     n, h, _, d = q.shape
-    if k.shape[:2] != (n, h) or k.shape[3] != d or v.shape[:3] != k.shape[:3]:
+    if k.shape[0] != n or k.shape[3] != d or v.shape[:3] != k.shape[:3] or k.shape[1] > h:
         raise PosvizError("rope_qkv", name="k, v", shape=[list(k.shape), list(v.shape)])
+    kv_head_of(h, k.shape[1])                  # H_q a multiple of H (grouped-query heads), else a PosvizError
     return q.shape[2], k.shape[2]
 
 
 def plain_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, is_causal: bool) -> torch.Tensor:
-    r"""posviz's own scaled dot-product attention, written out: q [N,H,L,d], k, v [N,H,S,*].
+    r"""posviz's own scaled dot-product attention, written out: q [N,H_q,L,d], k, v [N,H,S,*] (H = H_q, or fewer
+    K/V heads shared by groups of query heads: kv_head_of).
 
     Formula:
         \mathrm{Attn}(Q, K, V) = \mathrm{softmax}\!\Big(\frac{QK^\top}{\sqrt{d}} + M\Big)\,V
         M_{ij} = 0 \ \text{if } j \le i + (S - L), \quad M_{ij} = -\infty \ \text{otherwise (causal mask)}
 
-    -> Tensor[N,H,L,dv]. No position enters here: the mask only says which keys a query may see.
+    -> Tensor[N,H_q,L,dv]. No position enters here: the mask only says which keys a query may see.
     """
     length, keys = _qkv(q, k, v)
+    group = kv_head_of(q.shape[1], k.shape[1])                       # [H_q] the K/V head of each query head
+    k, v = k[:, group], v[:, group]                                  # [N,H_q,S,d], [N,H_q,S,dv]
     scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])        # [N,H,L,S]
     if is_causal:
         i = torch.arange(length)[:, None] + (keys - length)          # [L,1]
@@ -315,16 +336,18 @@ def rope_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, query_posi
     Formula:
         \mathrm{SDPA}\big(R(p)\,q,\ R(s)\,k,\ v\big), \qquad \text{SDPA}(Q, K, V) = \mathrm{Attn}(Q, K, V)
 
-    q [N,H,L,d], k [N,H,S,d], v [N,H,S,dv]; F.scaled_dot_product_attention adds no position: the
-    rotation before it is the only place where positions enter. is_causal needs L == S (SDPA's
-    mask is aligned top-left). -> Tensor[N,H,L,dv].
+    q [N,H_q,L,d], k [N,H,S,d], v [N,H,S,dv] (§09's shapes); F.scaled_dot_product_attention adds no
+    position: the rotation before it is the only place where positions enter. H_q ≠ H (grouped-query
+    heads): SDPA's enable_gqa=True, H_q a multiple of H, query head h reading K/V head kv_head_of(H_q, H)[h].
+    is_causal needs L == S (SDPA's mask is aligned top-left). -> Tensor[N,H_q,L,dv].
     """
     length, keys = _qkv(q, k, v)
     if is_causal and length != keys:
         raise PosvizError("rope_causal_lengths", L=length, S=keys)
-    q = apply_rope(q, query_positions, base=base, layout=layout)     # [N,H,L,d]
+    q = apply_rope(q, query_positions, base=base, layout=layout)     # [N,H_q,L,d]
     k = apply_rope(k, key_positions, base=base, layout=layout)       # [N,H,S,d]
-    return F.scaled_dot_product_attention(q, k, v, is_causal=bool(is_causal), dropout_p=0.0)  # [N,H,L,dv]
+    return F.scaled_dot_product_attention(q, k, v, is_causal=bool(is_causal), dropout_p=0.0,
+                                          enable_gqa=q.shape[1] != k.shape[1])   # [N,H_q,L,dv]
 
 
 # ---------------------------------------------------------------- M-RoPE: which axis each pair follows

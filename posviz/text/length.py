@@ -116,15 +116,18 @@ EN = {
         "`posviz.pe.scaling.rope_frequencies` for s = 512/64 = 8."),
     "length.provenance": (
         "Numbers from {runs} models actually trained by `{cmd}` ({per} runs of every recipe) on this shared "
-        "2-core machine: {secs} s of wall time for training and evaluation, {cpu} s of CPU time for the {timed} runs it timed (the others kept, bit for bit the same, from an earlier run of the command), "
+        "2-core machine: {secs} s of wall time for training and evaluation, {cpu} s of CPU time for the {timed} runs it trained (the other {kept} kept, bit for bit the same, from an earlier run of the command), "
         "load average {load} at the start / end ({date}). Every run is scored on {n} sequences of length 512."),
     "length.findings": (
         "**What our models did**: the mean accuracy (%) of the {n} runs in each bucket, 0–63 → 64–127 → … → "
         "448–511; chance is 1/31 ≈ 3 %. The words are read off the runs: *chance* only where the band of the runs "
         "reaches the chance line within sampling noise (two standard errors of a bucket's ~4,000 answers, ±0.6 "
-        "points), *holds* only where every run is at least 90 %."),
+        "points), *holds* only where every run is at least 90 %. A band (lowest–highest run) is rounded outwards, "
+        "so that 89.6 % shows as 89, never as a 90 beside a run below 90 %."),
     "length.table_method": "method",
     "length.f.seq": "{seq}",
+    "length.f.line": "- **{name}**: {parts}.",
+    "length.f.sep": "; ",
     "length.f.hold": "every run at least 90 % up to position {pos}",
     "length.f.nohold": "some run is below 90 % even inside the training range",
     "length.f.chance": "its band reaches chance from {bucket} on",
@@ -173,18 +176,24 @@ EN = {
         "the causal mask lets NoPE represent absolute and relative positions (Haviv et al. 2022 saw position "
         "information emerge the same way in language models). *Agree:* our NoPE runs learn the task with no "
         "position signal at all (see their first bucket), so position does leak through the causal mask. "
-        "*Disagree:* they do not extrapolate: {nope}. Their mask-derived position signal leaves the range it was "
-        "trained on. Our setting (2 layers, 64 dimensions, 800 steps, one task) is far smaller than theirs, and "
+        "*Disagree:* they do not extrapolate: {nope}. Our setting (2 layers, 64 dimensions, 800 steps, one task) is far smaller than theirs, and "
         "length generalisation is known to depend on the task.\n"
         "- **PI** (Chen et al. 2023) and **YaRN** (Peng et al. 2023) are meant to be followed by a short "
         "fine-tuning at the long length; **NTK-aware** scaling (bloc97 2023) was proposed as a fix that needs "
         "no fine-tuning. Here all three are applied with *no* fine-tuning (the page “Today's RoPE, trained” adds "
-        "the fine-tuning). *Our runs:* PI {pi}; NTK-aware {ntk}; YaRN {yarn}. PI at s = 8 turns an offset of 2 "
-        "tokens into a rotation of 0.25 positions, a phase the model never saw; NTK-aware and YaRN keep the fast "
-        "pairs (and with them the short offset) and stretch only the slow ones.\n"
+        "the fine-tuning). *Our runs:* PI {pi}; NTK-aware {ntk}; YaRN {yarn}. {scaled} NTK-aware keeps "
+        "{ntk_kept} at its trained speed, YaRN {yarn_kept}.\n"
         "- **“Same words, different order…” §14**: being able to *run* at 32K is not *working* at 32K, so report "
         "loss and accuracy per length bucket. Every model here except the learned table runs at 512; only the "
         "buckets show which ones work."),
+    "length.lit.scaled": (
+        "PI at s = {s} turns an offset of 2 tokens into a rotation of {pi_offset} positions, a phase the model never "
+        "saw. NTK-aware and YaRN are said to keep the fast pairs and stretch only the slow ones; our model has only "
+        "{pairs} pairs, and at s = {s} pairs 0, 1, 2 turn at {ntk_first} (NTK-aware) and {yarn_first} (YaRN) times "
+        "their trained speed, the slowest at {slowest}:"),
+    "length.lit.kept_none": "no pair",
+    "length.lit.kept_one": "only pair 0",
+    "length.lit.kept_some": "pairs 0–{last}",
     "length.lit.order_all": ("sinusoidal, RoPE and ALiBi come out in exactly that order in every bucket past "
                              "training, with the runs' bands apart"),
     "length.lit.order_some": ("sinusoidal, RoPE and ALiBi come out in that order with the runs' bands apart in "
@@ -246,8 +255,12 @@ EN = {
         "Pick RoPE to see them."),
     "length.explain_alias": (
         "θᵢ comes from `posviz.pe.rope.rope_inv_freq` with the RoPE model's own head width and base. "
-        "Not every alias becomes a stripe: the slower pairs and the "
-        "content still count. But the strongest extra stripes of the RoPE model sit on aliases."),
+        "Not every alias becomes a stripe, and not every stripe is an alias: the slower pairs and the "
+        "content still count (the line under the table names this head's strongest offsets)."),
+    "length.alias_strongest": "**The strongest stripes past {n} on this map** (mean attention): {offsets}.",
+    "length.alias_hit": "{d} ({w}, an alias)",
+    "length.alias_miss": "{d} ({w}, no alias)",
+    "length.alias_sep": "; ",
     "length.s_alias.title": "Phase aliases: the cause of the extra stripes",
     # errors of posviz.tinylm
     "err.tinylm_heads": "d_model must be a multiple of 2·n_heads (each head needs an even width), got d_model={d_model}, n_heads={n_heads}",
@@ -302,14 +315,17 @@ ZH = {
         "RoPE + PI / NTK / YaRN 沿用 RoPE 各次训练的权重，只把频率换成 `posviz.pe.scaling.rope_frequencies` 在 s = 512/64 = 8 时给出的值。"),
     "length.provenance": (
         "数字来自在这台多人共用的 2 核机器上由 `{cmd}` 实际训练出的 {runs} 个模型（每个配方训练 {per} 次）："
-        "训练加评测共用墙钟时间 {secs} 秒，它计时的 {timed} 次训练用 CPU 时间 {cpu} 秒（其余的沿用同一命令先前逐位相同的结果），开始 / 结束时的平均负载 {load}（{date}）。"
+        "训练加评测共用墙钟时间 {secs} 秒，它训练的 {timed} 次用 CPU 时间 {cpu} 秒（其余 {kept} 次沿用同一命令先前逐位相同的结果），开始 / 结束时的平均负载 {load}（{date}）。"
         "每次训练都在 {n} 条长度 512 的序列上打分。"),
     "length.findings": (
         "**我们的模型实际表现**：各桶里 {n} 次训练的平均准确率（%），0–63 → 64–127 → … → 448–511；随机猜为 1/31 ≈ 3%。"
         "用词都读自各次训练：只有各次训练的色带在抽样误差之内碰到随机猜的线（一个桶约 4000 个答案的两个标准误，±0.6 个百分点）"
-        "才说“随机水平”，只有每次训练都不低于 90% 才说“保持”。"),
+        "才说“随机水平”，只有每次训练都不低于 90% 才说“保持”。色带（最低–最高的一次）向外取整："
+        "89.6% 显示为 89，不会在某次训练低于 90% 时显示成 90。"),
     "length.table_method": "方法",
     "length.f.seq": "{seq}",
+    "length.f.line": "- **{name}**：{parts}。",
+    "length.f.sep": "；",
     "length.f.hold": "到位置 {pos} 为止每次训练都保持至少 90%",
     "length.f.nohold": "即使在训练范围内也有某次训练低于 90%",
     "length.f.chance": "从 {bucket} 起色带碰到随机水平",
@@ -352,14 +368,20 @@ ZH = {
         "比 RoPE、ALiBi、T5 的长度泛化更好，并证明因果掩码让 NoPE 能表示绝对与相对位置"
         "（Haviv 等 2022 在语言模型中也观察到位置信息以同样方式出现）。*一致*：我们的 NoPE 各次训练在没有任何位置信号的情况下"
         "学会了任务（看第一个桶），位置确实从因果掩码中泄漏出来。*不一致*：它们不能外推：{nope}。"
-        "它们从掩码推出的位置信号离开了训练覆盖的范围。我们的设置（2 层、64 维、800 步、单一任务）比他们小得多，"
+        "我们的设置（2 层、64 维、800 步、单一任务）比他们小得多，"
         "而长度泛化本来就随任务而变。\n"
         "- **PI**（Chen 等 2023）和 **YaRN**（Peng 等 2023）原本都要在长长度上再做一小段续训；"
         "**NTK-aware** 缩放（bloc97 2023）则是作为免续训的办法提出的。这里三种都*不*续训直接用（“今天的 RoPE，实际训练”一页加上了续训）。"
-        "*我们的各次训练*：PI {pi}；NTK-aware {ntk}；YaRN {yarn}。s = 8 时 PI 把 2 个 token 的位移变成 0.25 个位置的旋转，"
-        "是模型从未见过的相位；NTK-aware 和 YaRN 保留高频对（也就保住了短位移），只拉伸低频对。\n"
+        "*我们的各次训练*：PI {pi}；NTK-aware {ntk}；YaRN {yarn}。{scaled}NTK-aware 保持原速的{ntk_kept}，YaRN {yarn_kept}。\n"
         "- **《词相同但顺序不同…》§14**：能在 32K 上*运行*不等于在 32K 上*好用*，应按长度分桶报告损失和准确率。"
         "这里除学习式表以外的每个模型都能在 512 上运行，只有分桶结果才说明哪些真正好用。"),
+    "length.lit.scaled": (
+        "s = {s} 时 PI 把 2 个 token 的位移变成 {pi_offset} 个位置的旋转，是模型从未见过的相位。"
+        "人们说 NTK-aware 和 YaRN 保留快频率对、只拉伸慢频率对；可我们的模型只有 {pairs} 个频率对，s = {s} 时"
+        "第 0、1、2 对的转速变为训练时的 {ntk_first} 倍（NTK-aware）和 {yarn_first} 倍（YaRN），最慢的一对为 {slowest}："),
+    "length.lit.kept_none": "没有一对",
+    "length.lit.kept_one": "只有第 0 对",
+    "length.lit.kept_some": "第 0–{last} 对",
     "length.lit.order_all": "在训练范围之后的每个桶里，正弦、RoPE、ALiBi 都恰好按这个顺序排列，各次训练的色带互不重叠",
     "length.lit.order_some": "在 {buckets}，正弦、RoPE、ALiBi 按这个顺序排列且色带互不重叠；其余的桶里有两条色带重叠，那里看不出顺序",
     "length.lit.order_none": "训练范围之后没有哪个桶里正弦、RoPE、ALiBi 的色带按这个顺序互相分开",
@@ -407,8 +429,12 @@ ZH = {
     "length.alias_rope_only": "混叠点线只画在原始 RoPE 模型的图上：查找器用的是它的频率。选择 RoPE 即可看到。",
     "length.explain_alias": (
         "θᵢ 由 `posviz.pe.rope.rope_inv_freq` 按 RoPE 模型自己的头宽和 base 算出。"
-        "并不是每个混叠位移都会变成条纹：慢频率对和内容仍然起作用；"
-        "但 RoPE 模型最强的额外条纹都落在混叠位移上。"),
+        "并不是每个混叠位移都会变成条纹，也不是每条条纹都在混叠位移上：慢频率对和内容仍然起作用"
+        "（表格下面一行列出这个头最强的位移）。"),
+    "length.alias_strongest": "**这张图上 {n} 之后最强的条纹**（平均注意力）：{offsets}。",
+    "length.alias_hit": "{d}（{w}，是混叠位移）",
+    "length.alias_miss": "{d}（{w}，不是混叠位移）",
+    "length.alias_sep": "；",
     "length.s_alias.title": "相位混叠：额外条纹的成因",
     # errors of posviz.tinylm
     "err.tinylm_heads": "d_model 必须是 2·n_heads 的倍数（每个头的宽度必须是偶数），收到的是 d_model={d_model}、n_heads={n_heads}",
@@ -517,9 +543,11 @@ _FRONTIER_EN = {
         "highest frequencies build positional attention patterns (such as looking at the previous token) and the "
         "lowest frequencies carry semantic content. *Agree:* our positional heads lean on the fast pairs "
         "({pos_seen} of the score's size on {fast}, where an even split over the {n_pairs} pairs would give "
-        "{even_fast}), more than the other heads do ({other_seen}), and only a fast pair's rotation is missed when "
-        "it is removed. *Disagree:* our slow pairs carry little at all: {other_slow} of the score in the other "
-        "heads, below their even share of {even_slow}. The copy task has no content to match through q·k, so "
+        "{even_fast}), more than the other heads do ({other_seen}), and inside the training range only a fast pair's "
+        "rotation is missed when it is removed (a slow pair's removal costs a run at most {slow_cost_seen} points "
+        "in 0–63); past it, in 64–127, removing slow pair {far_slow} costs a run up to {far_cost} points. "
+        "*Disagree:* our slow pairs carry less than an even share: {other_slow} of the score in the other heads, "
+        "every one of them below the even share of {even_slow}. The copy task has no content to match through q·k, so "
         "this toy cannot show slow pairs carrying meaning. Past the training length the shares barely move "
         "({pos_unseen} at the offsets never seen): the heads keep reading the same fast pairs, whose phases "
         "repeat (the phase aliases of “Train short, test long”)."),
@@ -576,7 +604,7 @@ _FRONTIER_EN = {
     "lenf.provenance": (
         "Every number on this page comes from {runs} models trained by `{cmd}` ({per} runs of every recipe; "
         "{secs} s of wall time for training and evaluation on this shared 2-core machine, {cpu} s of CPU time for "
-        "the {timed} runs it timed, load average {load} at the start / end, {date}), read from posviz/tinylm/weights/results.json."),
+        "the {timed} runs it trained (the other {kept} kept from an earlier run), load average {load} at the start / end, {date}), read from posviz/tinylm/weights/results.json."),
 }
 _FRONTIER_ZH = {
     "length_today.title": "今天的 RoPE，实际训练：混合层、频率、缩放与捷径",
@@ -652,8 +680,9 @@ _FRONTIER_ZH = {
     "lenf.freq_lit": (
         "**和文献对照。** Barbero 等 2024（“Round and Round We Go!”）在 Gemma 7B 中发现：最高的频率用来构造位置型注意力模式"
         "（比如看前一个 token），最低的频率携带语义内容。*一致*：我们的位置头倚重快频率对（{fast} 占分数大小的 {pos_seen}，"
-        "而在 {n_pairs} 个频率对上平均分配只有 {even_fast}），比其余的头更倚重（{other_seen}），而且只有去掉快频率对的旋转才会造成损失。"
-        "*不一致*：我们的慢频率对几乎不承担什么：在其余的头里只占分数的 {other_slow}，低于平均分配的 {even_slow}。"
+        "而在 {n_pairs} 个频率对上平均分配只有 {even_fast}），比其余的头更倚重（{other_seen}）；在训练范围内只有去掉快频率对的旋转才会造成损失（0–63 里去掉一个慢频率对，"
+        "任何一次训练至多损失 {slow_cost_seen} 个百分点），超出训练范围，在 64–127 里去掉慢频率对 {far_slow} 会让某次训练损失多达 {far_cost} 个百分点。"
+        "*不一致*：我们的慢频率对承担的少于平均分配：在其余的头里占分数的 {other_slow}，每个头都低于平均分配的 {even_slow}。"
         "复制任务没有需要通过 q·k 匹配的内容，所以这个玩具模型无法展示慢频率对携带语义。"
         "超出训练长度后占比几乎不变（从未见过的位移上为 {pos_unseen}）：这些头继续读同样的快频率对，而它们的相位会重复"
         "（即“短训长测”一页的相位混叠）。"),
@@ -699,7 +728,7 @@ _FRONTIER_ZH = {
         "RoPE {short_rope_at} → {short_rope_else}。**训练时标记位置随机：** 学习式表 {shift_learned_else}，RoPE {shift_rope_else}（位置 4 以外）。"),
     "lenf.provenance": (
         "本页每个数字都来自 `{cmd}` 训练出的 {runs} 个模型（每个配方训练 {per} 次；在这台多人共用的 2 核机器上训练加评测共用墙钟时间 {secs} 秒，"
-        "它计时的 {timed} 次训练用 CPU 时间 {cpu} 秒，开始 / 结束时的平均负载 {load}，{date}），读自 posviz/tinylm/weights/results.json。"),
+        "它训练的 {timed} 次用 CPU 时间 {cpu} 秒（其余 {kept} 次沿用先前的结果），开始 / 结束时的平均负载 {load}，{date}），读自 posviz/tinylm/weights/results.json。"),
 }
 EN.update(_FRONTIER_EN)
 ZH.update(_FRONTIER_ZH)
@@ -735,7 +764,7 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "Plain RoPE: {rope}. PI: {rope_pi}. NTK-aware: {rope_ntk}. YaRN: {rope_yarn}."),
     "length.s4.say": (
         "Run 0, layer 2, head 1 at length 512: the diagonal i − j = 2, and past the dashed line extra stripes at "
-        "large offsets (the finder below names them). RoPE over its five runs: {rope}."),
+        "large offsets (the finder below tells which of them are phase aliases). RoPE over its five runs: {rope}."),
     "length.s5.say": (
         "NoPE has no position encoding: only the causal mask tells a token where it is (Haviv et al. 2022; "
         "Kazemnejad et al. 2023). Its runs: {nope}. The chart shows the loss."),
@@ -811,7 +840,7 @@ _SCENES_ZH = {
         "原始 RoPE：{rope}。PI：{rope_pi}。NTK-aware：{rope_ntk}。YaRN：{rope_yarn}。"),
     "length.s4.say": (
         "第 0 次训练、第 2 层、第 1 个头，长度 512：i − j = 2 的对角线，以及虚线之后在很大位移处多出的条纹"
-        "（下面的查找器会列出它们）。RoPE 五次训练：{rope}。"),
+        "（下面的查找器说明其中哪些是相位混叠）。RoPE 五次训练：{rope}。"),
     "length.s5.say": (
         "NoPE 没有任何位置编码：只有因果掩码告诉 token 它在哪里（Haviv 等 2022；Kazemnejad 等 2023）。"
         "它的各次训练：{nope}。图上显示的是损失。"),

@@ -26,7 +26,8 @@ EN = {
         "input and the output together and check that self-attention is (numerically) equivariant — it proves you are "
         "testing the layer you think you are testing."),
     "overview.metric": "max |Attn(PX) − P·Attn(X)|",
-    "overview.verdict.equal": "Equivariant: the reordered sentence gets exactly the reordered outputs. Attention sees a bag of words.",
+    "overview.verdict.equal": "Equivariant: the reordered sentence gets exactly the reordered outputs, and so does every other reordering tried ({n}). Attention sees a bag of words.",
+    "overview.verdict.this": "Equivariant to this reordering only: the reordered sentence gets exactly the reordered outputs, but another order of sentence A (“{order}”) changes them by {d}. Not a bag of words: position still counts.",
     "overview.verdict.broken": "Not equivariant: the outputs depend on the order, so the model can tell the two sentences apart.",
     "overview.fig.b": "Attn(PX): sentence B",
     "overview.fig.pa": "P·Attn(X): A reordered",
@@ -127,7 +128,7 @@ EN = {
     "overview.scene.rope": "Rotate Q and K",
     "overview.scene.rope.say": "RoPE: no input change, but the scores depend on n − m, and equivariance breaks.",
     "overview.scene.alibi": "Bias the scores",
-    "overview.scene.alibi.say": "ALiBi adds −m_h·|i − j| to the scores — but the distances are symmetric: the reversed sentence is invisible again. Turn on the causal mask to restore direction.",
+    "overview.scene.alibi.say": "ALiBi adds −m_h·|i − j| to the scores — but the distances are symmetric: the reversed sentence is invisible again, and only it: swapping two neighbours changes the outputs, so this is no bag of words. Turn on the causal mask to restore direction.",
 }
 
 ZH = {
@@ -151,7 +152,8 @@ ZH = {
         "这也是调试路径的第一步（《词相同但顺序不同…》§12）：关闭位置表示和 dropout，同时重排输入与输出，验证自注意力在数值上满足置换等变——"
         "先确认实验对象就是你以为的那一层。"),
     "overview.metric": "max |Attn(PX) − P·Attn(X)|",
-    "overview.verdict.equal": "置换等变：重排后的句子恰好得到重排后的输出。注意力眼里只有一袋词。",
+    "overview.verdict.equal": "置换等变：重排后的句子恰好得到重排后的输出，试过的其他每种重排（{n} 种）也一样。注意力眼里只有一袋词。",
+    "overview.verdict.this": "只对这一种重排等变：重排后的句子恰好得到重排后的输出，但句子 A 的另一种顺序（“{order}”）让输出变了 {d}。不是一袋词：位置仍然起作用。",
     "overview.verdict.broken": "不再等变：输出依赖顺序，模型能区分这两句话。",
     "overview.fig.b": "Attn(PX)：句子 B",
     "overview.fig.pa": "P·Attn(X)：A 的行重排",
@@ -243,5 +245,5 @@ ZH = {
     "overview.scene.rope": "旋转 Q 与 K",
     "overview.scene.rope.say": "RoPE 不改输入，但分数依赖 n − m，等变性被打破。",
     "overview.scene.alibi": "给分数加偏置",
-    "overview.scene.alibi.say": "ALiBi 在分数上加 −m_h·|i − j|——但距离是对称的：倒序的句子又看不出区别了。打开因果掩码，方向就回来了。",
+    "overview.scene.alibi.say": "ALiBi 在分数上加 −m_h·|i − j|——但距离是对称的：倒序的句子又看不出区别了，而且只有它看不出：交换两个相邻的词输出就变了，所以这不是一袋词。打开因果掩码，方向就回来了。",
 }

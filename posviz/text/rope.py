@@ -222,6 +222,13 @@ EN = {
     "rope.sdpa.plain_shuffle.help": "max |SDPA(Pq, Pk, Pv) − P·SDPA(q, k, v)|, no mask, P reverses the tokens",
     "rope.sdpa.rope_shuffle": "tokens reversed, with RoPE",
     "rope.sdpa.rope_shuffle.help": "max |rope_attention(Pq, Pk, Pv) − P·rope_attention(q, k, v)|, no mask",
+    "rope.sdpa.gqa": "grouped heads: H_q = {hq} queries, H = {h} K/V",
+    "rope.sdpa.gqa.help": "max |SDPA(R q, R k, v, enable_gqa=True) − own attention with each K/V head copied to its group|",
+    "rope.sdpa.gqa.text": (
+        "§09's shapes allow fewer key/value heads than query heads: Query [N,…,H_q,L,E], Key [N,…,H,S,E]. "
+        "SDPA accepts H_q ≠ H only with `enable_gqa=True` and H_q a multiple of H (else it raises): each group of "
+        "H_q/H = {g} consecutive query heads reads one K/V head, here query heads 0…{hq_last} read K/V heads "
+        "{group}. RoPE rotates the {h} key heads once; the cache stores only them."),
     "rope.sdpa.proof": (
         "What proves that SDPA adds no position: P reverses the six tokens. Without RoPE (and without the "
         "causal mask) SDPA's output is just reversed too — a difference of ~0: SDPA cannot tell the two "
@@ -245,6 +252,7 @@ EN = {
     "rope.layout.m_mixed": "half code, interleaved weights",
     "rope.layout.same": "identical",
     "rope.layout.wrong": "wrong",
+    "rope.layout.one": "the same: at d = {d} the two pairings are one",
     "rope.layout.warning": (
         "Both pairings are the same rotation up to a permutation P of the dimensions, so with P applied "
         "the scores are identical. But **weights cannot be mixed**: a checkpoint trained with one pairing "
@@ -342,7 +350,9 @@ EN = {
     "err.rope_x": "x must be a floating point tensor [N,H,L,d], got {got}",
     "err.rope_pair": "{name} must be a finite 2-vector (one pair), got {got}",
     "err.rope_vector": "{name} must be a vector [{want}], got shape {shape}",
-    "err.rope_qkv": "{name} must be floating point tensors q [N,H,L,d], k [N,H,S,d], v [N,H,S,dv], got {shape}",
+    "err.rope_qkv": "{name} must be floating point tensors q [N,H_q,L,d], k [N,H,S,d], v [N,H,S,dv], got {shape}",
+    "err.gqa_heads": ("the number of query heads H_q = {hq} must be a multiple of the K/V heads H = {h} "
+                      "(each group of H_q/H query heads shares one K/V head)"),
     "err.rope_causal_lengths": (
         "is_causal needs as many queries as keys (L = S) in rope_attention (SDPA aligns its causal mask "
         "top-left), got L={L}, S={S}"),
@@ -546,6 +556,12 @@ ZH = {
     "rope.sdpa.plain_shuffle.help": "max |SDPA(Pq, Pk, Pv) − P·SDPA(q, k, v)|，不加掩码，P 把 token 倒序",
     "rope.sdpa.rope_shuffle": "token 倒序，加 RoPE",
     "rope.sdpa.rope_shuffle.help": "max |rope_attention(Pq, Pk, Pv) − P·rope_attention(q, k, v)|，不加掩码",
+    "rope.sdpa.gqa": "分组的头：H_q = {hq} 个 Query 头，H = {h} 个 K/V 头",
+    "rope.sdpa.gqa.help": "max |SDPA(R q, R k, v, enable_gqa=True) − 把每个 K/V 头复制给它那一组的自写注意力|",
+    "rope.sdpa.gqa.text": (
+        "§09 的形状允许 Key/Value 的头比 Query 少：Query [N,…,H_q,L,E]，Key [N,…,H,S,E]。"
+        "SDPA 只有在 `enable_gqa=True` 且 H_q 是 H 的整数倍时才接受 H_q ≠ H（否则报错）：每 H_q/H = {g} 个相邻的 Query 头"
+        "读同一个 K/V 头，这里 Query 头 0…{hq_last} 依次读 K/V 头 {group}。RoPE 只旋转这 {h} 个 Key 头一次，缓存里也只存它们。"),
     "rope.sdpa.proof": (
         "怎样证明 SDPA 本身不加位置：P 把六个 token 倒序。不加 RoPE（也不加因果掩码）时，"
         "SDPA 的输出只是跟着倒序——差约为 0：SDPA 分不出这两种顺序。加上 RoPE 后，同样的打乱会改变输出："
@@ -567,6 +583,7 @@ ZH = {
     "rope.layout.m_mixed": "权重交错，代码前后半",
     "rope.layout.same": "完全相同",
     "rope.layout.wrong": "错误",
+    "rope.layout.one": "相同：d = {d} 时两种配对是同一种",
     "rope.layout.warning": (
         "两种配对只差一个维度置换 P：作用 P 之后，得分完全相同。但**权重不能混用**：用一种配对训练的"
         "权重，交给另一种配对的代码运行，会把错误的坐标放在一起旋转——形状都对、不会报错，注意力却"
@@ -659,7 +676,8 @@ ZH = {
     "err.rope_x": "x 必须是形状为 [N,H,L,d] 的浮点张量，收到的是 {got}",
     "err.rope_pair": "{name} 必须是有限的二维向量（一对维度），收到的是 {got}",
     "err.rope_vector": "{name} 必须是向量 [{want}]，收到的形状是 {shape}",
-    "err.rope_qkv": "{name} 必须是浮点张量 q [N,H,L,d]、k [N,H,S,d]、v [N,H,S,dv]，收到的是 {shape}",
+    "err.rope_qkv": "{name} 必须是浮点张量 q [N,H_q,L,d]、k [N,H,S,d]、v [N,H,S,dv]，收到的是 {shape}",
+    "err.gqa_heads": "Query 头数 H_q = {hq} 必须是 K/V 头数 H = {h} 的整数倍（每 H_q/H 个 Query 头共用一个 K/V 头）",
     "err.rope_causal_lengths": (
         "rope_attention 的 is_causal 要求 Query 与 Key 一样多（L = S；SDPA 的因果掩码按左上角对齐），"
         "收到 L={L}，S={S}"),

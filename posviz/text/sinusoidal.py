@@ -59,6 +59,14 @@ EN = {
         "fingerprints differ in the fast dimensions (top rows) and agree in the slow ones (bottom rows)."),
     "sinusoidal.fig.fp.heatmap": "The PE table, one row per dimension",
     "sinusoidal.fig.fp.slice": "fingerprint PE({p})",
+    "sinusoidal.barcode.text": (
+        "“Position encodings” puts it as a barcode printed on every seat: each seat's barcode must differ from "
+        "every other, and two barcodes should tell how many seats lie between them. Below, the rows of the table "
+        "as barcodes (black −1, white +1): seats {a} and {a1}, and {later} seats later {b} and {b1}. Every barcode "
+        "differs, yet each pair of neighbours has the same dot product, {d}: PE(p)·PE(p+Δ) holds Δ, not p."),
+    "sinusoidal.fig.barcode.title": "Every seat a barcode",
+    "sinusoidal.fig.barcode.seat": "seat",
+    "sinusoidal.fig.barcode.dot": "PE({a})·PE({b}) = {d}",
     "sinusoidal.fp.zero": (
         "Position 0: PE(0) = [{vals}, …] — every sine is 0 and every cosine 1, the check "
         "`position[0, 0::2] == 0`, `position[0, 1::2] == 1` at the end of the code in “Same words, different order…” "
@@ -286,6 +294,13 @@ ZH = {
         "也正是被加到 token embedding 上的那个向量。相邻位置的指纹在快维（上方几行）不同，在慢维（下方几行）几乎一样。"),
     "sinusoidal.fig.fp.heatmap": "PE 表：每行一个维度",
     "sinusoidal.fig.fp.slice": "指纹 PE({p})",
+    "sinusoidal.barcode.text": (
+        "《位置编码》把它比作给每个座位印一张条码：每个座位的条码都要和别的不同，而且从两张条码的关系里要能读出它们隔了几个座位。"
+        "下面把表的行画成条码（黑 −1，白 +1）：座位 {a} 和 {a1}，以及 {later} 个座位之后的 {b} 和 {b1}。每张条码都不一样，"
+        "但每对相邻座位的点积都相同，都是 {d}：PE(p)·PE(p+Δ) 里只有 Δ，没有 p。"),
+    "sinusoidal.fig.barcode.title": "每个座位一张条码",
+    "sinusoidal.fig.barcode.seat": "座位",
+    "sinusoidal.fig.barcode.dot": "PE({a})·PE({b}) = {d}",
     "sinusoidal.fp.zero": (
         "位置 0：PE(0) = [{vals}, …]——所有 sin 都是 0、所有 cos 都是 1，正是《词相同但顺序不同…》§05 代码末尾的检查 "
         "`position[0, 0::2] == 0`、`position[0, 1::2] == 1`。[L, D] 的位置表以 `position[None, :, :]` 的形式加到一批 "

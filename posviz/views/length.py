@@ -35,7 +35,8 @@ def shipped():
 
     -> dict(buckets, train_length, length, num_sequences, variants (those in results.json), offset, seeds,
             config (of the RoPE model: vocab_size, n_layers, n_heads, d_model, rope_base, ...),
-            provenance dict(cmd, secs, cpu, timed, n, date, per, runs, load)).
+            provenance dict(cmd, secs, cpu, timed, kept, n, date, per, runs, load): timed, the runs the last
+            command trained and timed (cpu: their CPU seconds); kept, those it kept from an earlier command).
     """
     res, man = evaluate.load_results(), tiny.load_manifest()
     runs = [r for m in man["models"].values() for r in m["runs"].values()]
@@ -46,8 +47,9 @@ def shipped():
                 offset=man["models"]["rope"]["offset"], config=man["models"]["rope"]["config"],
                 provenance=dict(cmd=man.get("last_command", ""), n=res["num_sequences"], date=man.get("date", ""),
                                 secs=f"{man.get('total_wall_time_s', man.get('last_wall_time_s', 0)):.0f}",
-                                cpu=f"{sum(r['cpu_time_s'] or 0 for r in runs):.0f}", runs=len(runs),
-                                timed=sum(r.get("cpu_time_s") is not None for r in runs),
+                                cpu=f"{sum(r['cpu_time_s'] or 0 for r in runs if not r.get('kept')):.0f}",
+                                runs=len(runs), timed=sum(not r.get("kept") for r in runs),
+                                kept=sum(bool(r.get("kept")) for r in runs),
                                 per=len(man["seeds"]),
                                 load=" / ".join(f"{x:.1f}" for x in (load.get("start") or [])[:1]
                                                 + (load.get("end") or [])[:1])))
@@ -118,6 +120,22 @@ def pct(x):
     return None if x is None else int(math.floor(100 * x + 0.5))
 
 
+def pct_lo(x):
+    """The low end of a band as the text prints it: rounded down (0.8962 -> 89), so a printed band always holds
+    the runs' band and never contradicts a sentence about it ("some run below 90 %" beside "90–96" read wrong)."""
+    return None if x is None else int(math.floor(100 * x + 1e-9))
+
+
+def pct_hi(x):
+    """The high end of a band as the text prints it: rounded up (0.9601 -> 97; 0.96 stays 96)."""
+    return None if x is None else int(math.ceil(100 * x - 1e-9))
+
+
+def band_text(mean, lo, hi):
+    """"mean (lo–hi)" in percent: the mean rounded, the band's ends rounded outwards (pct_lo, pct_hi)."""
+    return f"{pct(mean)} ({pct_lo(lo)}–{pct_hi(hi)})"
+
+
 def touches(lo, hi, level, noise=0.0):
     """The band [lo, hi] reaches `level` within `noise` (the only case the text may call "chance")."""
     return lo is not None and lo <= level + noise and hi >= level - noise
@@ -156,7 +174,7 @@ def facts(variant, metric="acc"):
         hold_to = b - 1
     chance_from = next((b for b in range(len(at)) if all(at[b:])), None)
     widths = [(-1 if lo is None else hi - lo) for lo, hi in zip(s["min"], s["max"])]
-    return dict(mean=[pct(v) for v in s["mean"]], lo=[pct(v) for v in s["min"]], hi=[pct(v) for v in s["max"]],
+    return dict(mean=[pct(v) for v in s["mean"]], lo=[pct_lo(v) for v in s["min"]], hi=[pct_hi(v) for v in s["max"]],
                 chance=at, hold_to=hold_to, chance_from=chance_from, widest=int(np.argmax(widths)),
                 seeds=len(s["seeds"]), noise=[chance_noise(chance, n) for n in count])
 
@@ -202,9 +220,9 @@ def finding_lines(variants):
             runs = _summary(v, "acc")
             level = chance_level(shipped()["config"]["vocab_size"])
             below = [b for b in range(len(f["mean"])) if runs["max"][b] < level - f["noise"][b]]
-            low = min(range(len(f["mean"])), key=lambda b: f["lo"][b])
+            low = min(range(len(f["mean"])), key=lambda b: runs["min"][b])     # the runs' numbers, not rounded ones
             parts.append(("length.f.below", {"buckets": _bucket_list(below)}) if below else
-                         ("length.f.above", {"lo": f["lo"][low], "bucket": bucket_name(low)}))
+                         ("length.f.above", {"lo": f"{100 * runs['min'][low]:.1f}", "bucket": bucket_name(low)}))
         w = f["widest"]
         if f["hi"][w] is not None and f["hi"][w] - f["lo"][w] >= 10:
             parts.append(("length.f.spread", {"lo": f["lo"][w], "hi": f["hi"][w], "bucket": bucket_name(w)}))
@@ -220,7 +238,7 @@ def seed_table(variants, metric="acc"):
     for v in variants:
         s = _summary(v, metric)
         if metric == "acc":
-            rows[v] = ["N/A" if m is None else f"{pct(m)} ({pct(lo)}–{pct(hi)})"
+            rows[v] = ["N/A" if m is None else band_text(m, lo, hi)
                        for m, lo, hi in zip(s["mean"], s["min"], s["max"])]
         else:
             rows[v] = ["N/A" if m is None else f"{m:.2f} ({lo:.2f}–{hi:.2f})"
@@ -338,7 +356,22 @@ def aliases(target, tol_deg):
 def alias_finder(target, tol_deg, length, layer, head, run=0):
     """The phase-alias section in one entry: aliases(target, tol_deg) plus its table for the RoPE head
     (layer, head 1-based) on the map of `length` (`table`: alias_table)."""
-    return dict(aliases(target, tol_deg), table=alias_table(target, tol_deg, length, layer, head, run))
+    return dict(aliases(target, tol_deg), table=alias_table(target, tol_deg, length, layer, head, run),
+                strongest=strongest_offsets(target, tol_deg, length, layer, head, run))
+
+
+STRONGEST = 3      # how many of the map's strongest offsets past training the alias section names
+
+
+@cached
+def strongest_offsets(target, tol_deg, length, layer, head, run=0):
+    """The STRONGEST offsets Δ >= the training length with the most mean attention (offset_weights over the
+    queries past the training range) on the RoPE head's map of `length`, strongest first, each with whether it
+    is an alias of `target` -> [(Δ, weight rounded to 3 places, is_alias)]."""
+    al = aliases(target, tol_deg)
+    w = evaluate.offset_weights(attention("rope", length, layer - 1, head - 1, run), first_query=al["train_length"])
+    far = [(float(w[d]), d) for d in range(al["train_length"], length) if not math.isnan(float(w[d]))]
+    return [(d, round(x, 3), d in al["aliases"]) for x, d in sorted(far, reverse=True)[:STRONGEST]]
 
 
 @cached
@@ -451,7 +484,11 @@ def frequency_summary():
 
     abl = np.asarray([r["ablation"]["removed"] for r in fr["runs"]], dtype=np.float64) * 100   # [S,d/2,B]
     base = np.asarray([r["ablation"]["base"] for r in fr["runs"]], dtype=np.float64) * 100     # [S,B]
+    cost = base[:, None, :] - abl                                                               # [S,d/2,B]
+    slow_share = [[100 - x for x in xs] for xs in other]       # the other heads' slow pairs, per head
     return dict(pos=[stat(x) for x in pos], other=[stat(x) for x in other], n_pos=len(pos[0]),
+                other_slow=[stat(x) for x in slow_share], other_slow_max=[float(max(x)) for x in slow_share],
+                cost=dict(max=cost.max(0).round(1).tolist()),     # [d/2][B]: the most one pair's removal cost a run
                 n_other=len(other[0]), fast_pairs=[i for i, f in enumerate(fast) if f], offsets=sorted(set(offsets)),
                 ablation=dict(mean=abl.mean(0).round(1).tolist(), lo=abl.min(0).round(1).tolist(),
                               hi=abl.max(0).round(1).tolist(), base=base.mean(0).round(1).tolist(),
@@ -483,14 +520,40 @@ def marker_facts(run):
     k = pos.index(at)
     other = [i for i in range(len(pos)) if i != k]
     per_seed = [sum(s[i] for i in other) / len(other) for s in acc["seeds"]]
-    return dict(at=[pct(acc["mean"][k]), pct(acc["min"][k]), pct(acc["max"][k])],
-                elsewhere=[pct(sum(per_seed) / len(per_seed)), pct(min(per_seed)), pct(max(per_seed))],
+    return dict(at=[pct(acc["mean"][k]), pct_lo(acc["min"][k]), pct_hi(acc["max"][k])],
+                elsewhere=[pct(sum(per_seed) / len(per_seed)), pct_lo(min(per_seed)), pct_hi(max(per_seed))],
                 trained_at=r["trained_at"])
 
 
 def _bucket_list(idx):
     """Bucket indices -> "64–127, 128–191" ("" for none)."""
     return ", ".join(bucket_name(b) for b in idx)
+
+
+@cached
+def pair_scales():
+    r"""What NTK-aware and YaRN do to the shipped RoPE model's pairs at the main chart's s = L_eval / L_train (the
+    frequencies rope_override gives them): each pair's θ′ᵢ/θᵢ, and how many pairs, from pair 0 on, keep their
+    speed (a ratio of 1 to 1e-6) -> dict(s, pairs, ratios {variant: [d/2] floats}, kept {variant: int},
+    pi_offset: what an offset of 2 tokens becomes under PI)."""
+    info = shipped()
+    cfg = info["config"]
+    head_dim = cfg["d_model"] // cfg["n_heads"]
+    theta = rope_inv_freq(head_dim, cfg["rope_base"]).double()                         # [d/2]
+    s = info["length"] / info["train_length"]
+    ratios, kept = {}, {}
+    for v in ("rope_ntk", "rope_yarn"):
+        inv, _ = evaluate.rope_override(v, head_dim, cfg["rope_base"], info["train_length"], info["length"])
+        r = (torch.as_tensor(inv, dtype=torch.float64) / theta).tolist()              # [d/2]
+        ratios[v] = r
+        kept[v] = next((i for i, x in enumerate(r) if x < 1 - 1e-6), len(r))
+    return dict(s=s, pairs=len(theta), ratios=ratios, kept=kept, pi_offset=2 / s)
+
+
+def _kept_words(n):
+    """The pairs kept, from pair 0 on, as the literature clause names them -> (text key, params)."""
+    return ("length.lit.kept_none", {}) if n == 0 else ("length.lit.kept_one", {}) if n == 1 else \
+        ("length.lit.kept_some", {"last": n - 1})
 
 
 @cached
@@ -528,7 +591,14 @@ def literature():
     else:
         nope = ("length.lit.nope_above", {"next": fn["mean"][1], "lo": fn["lo"][1], "hi": fn["hi"][1],
                                           "last": fn["mean"][-1], "last_lo": fn["lo"][-1]})
-    return dict(press=press, t5=t5, nope=nope, pi=clause("rope_pi"), ntk=clause("rope_ntk"), yarn=clause("rope_yarn"))
+    sc = pair_scales()
+    first = {v: " / ".join(f"{x:.3g}" for x in sc["ratios"][v][:3]) for v in sc["ratios"]}
+    scaled = ("length.lit.scaled", {"s": f"{sc['s']:g}", "pairs": sc["pairs"], "pi_offset": f"{sc['pi_offset']:g}",
+                                    "ntk_first": first["rope_ntk"], "yarn_first": first["rope_yarn"],
+                                    "slowest": f"1/{sc['s']:g}"})
+    return dict(press=press, t5=t5, nope=nope, pi=clause("rope_pi"), ntk=clause("rope_ntk"), yarn=clause("rope_yarn"),
+                scaled=scaled, ntk_kept=_kept_words(sc["kept"]["rope_ntk"]),
+                yarn_kept=_kept_words(sc["kept"]["rope_yarn"]))
 
 
 @cached
@@ -544,7 +614,7 @@ def _span(variant, first, last):
     """Mean accuracy over buckets first..last (inclusive) of each run, as "mean (min–max)" percent."""
     runs = _summary(variant, "acc")["seeds"]
     per = [sum(r[first:last + 1]) / (last - first + 1) for r in runs]
-    return f"{pct(sum(per) / len(per))} % ({pct(min(per))}–{pct(max(per))})"
+    return f"{pct(sum(per) / len(per))} % ({pct_lo(min(per))}–{pct_hi(max(per))})"
 
 
 @cached
@@ -593,6 +663,7 @@ def frequency_words():
 
     worst_fast = min(fast, key=lambda i: ab["mean"][i][0])
     best_slow = min(slow, key=lambda i: ab["mean"][i][0])          # the slow pair whose removal costs most
+    far_slow = max(slow, key=lambda i: s["cost"]["max"][i][1])      # ... a run in 64–127
     return dict(n_pos=s["n_pos"], n_other=s["n_other"], runs=len(_freq()["runs"]),
                 offsets=", ".join(str(o) for o in s["offsets"]), fast=f"{fast[0]}–{fast[-1]}",
                 pos_seen=f(s["pos"][0]), pos_unseen=f(s["pos"][1]), other_seen=f(s["other"][0]),
@@ -600,7 +671,9 @@ def frequency_words():
                 worst_fast_acc="{:.0f} % ({:.0f}–{:.0f})".format(ab["mean"][worst_fast][0], ab["lo"][worst_fast][0],
                                                                 ab["hi"][worst_fast][0]),
                 slow_min="{:.0f} %".format(min(ab["lo"][i][0] for i in slow)), best_slow=best_slow,
-                base="{:.0f} %".format(ab["base"][0]), other_slow=f"{100 - s['other'][0][0]} %",
+                base="{:.0f} %".format(ab["base"][0]), other_slow=f(s["other_slow"][0]),
+                slow_cost_seen="{:.1f}".format(max(s["cost"]["max"][i][0] for i in slow)),
+                far_slow=far_slow, far_cost="{:.0f}".format(s["cost"]["max"][far_slow][1]),
                 even_fast=f"{round(100 * len(fast) / len(ab['mean']))} %",
                 even_slow=f"{round(100 * len(slow) / len(ab['mean']))} %", n_pairs=len(ab["mean"]))
 

@@ -35,6 +35,37 @@ def equivariance(sentence_a, sentence_b, method="nope", causal=False, names=toy_
     return {**res, "value_range": (-m, m), "diff_range": (-d, d)}
 
 
+def other_orders(sentence):
+    """The reorderings of a sentence that test "a bag of words": every swap of two neighbouring tokens (they
+    generate every reordering) and the reversal, as sentences, without repeats and without the sentence itself."""
+    toks = tokens.tokenize(sentence)
+    orders = [toks[:i] + [toks[i + 1], toks[i]] + toks[i + 2:] for i in range(len(toks) - 1)] + [toks[::-1]]
+    out = []
+    for o in orders:
+        line = " ".join(o)
+        if o != toks and line not in out:
+            out.append(line)
+    return out
+
+
+@cached
+def bag_of_words(sentence_a, method="nope", causal=False, names=toy_model.SENTENCE_NAMES):
+    r"""Whether the layer sees sentence A as a bag of words: equivariant not only to sentence B's order but to
+    every other reordering of A tested (other_orders) -> dict(bag: bool, max_diff: the largest difference over
+    those reorderings, worst: the reordering with it (a sentence), tried: how many).
+
+    Formula:
+        	ext{bag} \iff \max_{P\in\mathcal P}ig|\operatorname{Attn}(PX)-P\operatorname{Attn}(X)ig| < arepsilon
+    """
+    worst, top = None, 0.0
+    orders = other_orders(sentence_a)
+    for line in orders:
+        d = toy_model.equivariance(sentence_a, line, method=method, causal=causal, names=tuple(names))["max_diff"]
+        if d >= top:
+            worst, top = line, d
+    return {"bag": top < HARMLESS, "max_diff": top, "worst": worst, "tried": len(orders)}
+
+
 @cached
 def equivariance_table(sentence_a, sentence_b, names=toy_model.SENTENCE_NAMES):
     r"""The difference for every method, without and with the causal mask -> numpy [methods, 2].

@@ -27,6 +27,7 @@ STEP_POSITIONS = 3
 STEP_MAX_P = 100000
 STEP_X = (1.0, 0.0, 0.6, 0.8, -0.5, 0.5, 0.0, 1.0)    # the same content vector at every position
 ATTENTION_SHAPE = (2, 4, 6, 8)                        # §09: q, k, v = torch.randn(2, 4, 6, 8)
+GQA_KV_HEADS = 2                                      # K/V heads of the grouped-query check (H_q = 4)
 
 
 def _np(t):
@@ -118,9 +119,20 @@ def hand_table():
 
 @cached
 def layouts(head_dim, m, n, base=10000.0):
-    """The two pairings (see posviz.pe.rope_demos.layout_demo) -> dict of floats and int arrays [d/2, 2]."""
+    """The two pairings (see posviz.pe.rope_demos.layout_demo) -> dict of floats and int arrays [d/2, 2], and the
+    verdict beside each score against the interleaved one, computed (never written into the page): verdict
+    {"half": ..., "mixed": ...}, each "same" (equal to float32 rounding), "one" (equal because at this d the two
+    pairings are one: pairing_permutation is the identity, d = 2) or "wrong"."""
     lv = rope_demos.layout_demo(head_dim, m, n, base=base)
-    return {key: (float(v) if v.ndim == 0 else _np(v)) for key, v in lv.items()}
+    out = {key: (float(v) if v.ndim == 0 else _np(v)) for key, v in lv.items()}
+    one = bool(torch.equal(rope.pairing_permutation(head_dim), torch.arange(head_dim)))
+
+    def verdict(x):
+        if not math.isclose(x, out["interleaved"], rel_tol=1e-5, abs_tol=1e-6):
+            return "wrong"
+        return "one" if one else "same"
+    out["verdict"] = {"half": verdict(out["half"]), "mixed": verdict(out["mixed"])}
+    return out
 
 
 # ---------------------------------------------------------------- apply_rope step by step
@@ -202,8 +214,11 @@ def attention_check(delta=4, base=10000.0, seed=0):
             \ \text{(no mask: token order is invisible)}
         \text{with RoPE: } \mathrm{rope\_attention}(Pq, Pk, Pv) \ne P\,\mathrm{rope\_attention}(q, k, v)
         \text{common shift: } \mathrm{rope\_attention}(q, k, v;\ p+\Delta) = \mathrm{rope\_attention}(q, k, v;\ p)
+        \text{grouped heads } (H_q = 4,\ H = 2)\text{: } \mathrm{SDPA}_{\text{gqa}}(Rq, Rk, v)_h
+            = \mathrm{Attn}(Rq_h, Rk_{\lfloor h/2\rfloor}, v_{\lfloor h/2\rfloor})
 
-    q, k, v = torch.randn(2, 4, 6, 8) (Generator(seed)); positions 0..5; P reverses the tokens.
+    q, k, v = torch.randn(2, 4, 6, 8) (Generator(seed)); positions 0..5; P reverses the tokens; the grouped-query
+    check keeps K/V heads 0 and 1 of k and v (H = 2 for H_q = 4: §09's K [N,...,H,S,E] beside Q [N,...,H_q,L,E]).
     -> dict of max abs differences (floats) and the shape.
     """
     delta = check_int("delta", delta, -MAX_POSITION // 2, MAX_POSITION // 2)
@@ -220,13 +235,19 @@ def attention_check(delta=4, base=10000.0, seed=0):
     roped_perm = rope.rope_attention(q[:, :, rev], k[:, :, rev], v[:, :, rev], pos, pos, is_causal=False,
                                      base=base)                      # [2,4,6,8]
     shifted = rope.rope_attention(q, k, v, pos + delta, pos + delta, is_causal=True, base=base)  # [2,4,6,8]
+    kg, vg = k[:, :GQA_KV_HEADS], v[:, :GQA_KV_HEADS]               # [2,2,6,8] x2: fewer K/V heads
+    grouped = rope.rope_attention(q, kg, vg, pos, pos, is_causal=True, base=base)   # [2,4,6,8] SDPA, enable_gqa
+    group = rope.kv_head_of(ATTENTION_SHAPE[1], GQA_KV_HEADS)        # [4] = 0, 0, 1, 1
+    own_grouped = rope.plain_attention(rope.apply_rope(q, pos, base=base), rope.apply_rope(k[:, group], pos, base=base),
+                                       v[:, group], is_causal=True)  # [2,4,6,8] K/V heads copied per group
 
     def diff(a, b):
         return float((a - b).abs().max())
 
     return dict(shape=list(ATTENTION_SHAPE), sdpa_vs_own=diff(rot, own),
                 plain_shuffle=diff(plain_perm, plain[:, :, rev]), rope_shuffle=diff(roped_perm, roped[:, :, rev]),
-                shift=diff(shifted, rot), delta=delta)
+                shift=diff(shifted, rot), delta=delta, gqa=diff(grouped, own_grouped),
+                gqa_heads=[ATTENTION_SHAPE[1], GQA_KV_HEADS], gqa_group=group.tolist())
 
 
 # ---------------------------------------------------------------- the free calculator

@@ -44,6 +44,24 @@ def column(dim, base, position):
     return table(1, dim, base, offset=position)[0]
 
 
+BARCODE_GAP = 1          # the two pairs of seats of the barcode picture are this far apart ...
+BARCODE_LATER = 40       # ... and the second pair sits this much later
+
+
+@cached
+def barcodes(dim, base, position):
+    """“Same words, different order…”'s barcode picture (“Position encodings”: a barcode printed on every seat):
+    the rows PE(p), PE(p+1), PE(p+40), PE(p+41) of the table, and the two dot products of each pair of neighbours,
+    equal although the seats differ: the relation of two barcodes tells how far apart they are, not where.
+    -> dict(rows float32 [4, D], seats [4], dots [2] (PE(a)·PE(a+1) of each pair))."""
+    seats = [position, position + BARCODE_GAP, position + BARCODE_LATER, position + BARCODE_LATER + BARCODE_GAP]
+    rows = table(1, dim, base, offset=seats[0]).repeat(4, 0)                     # [4,D]
+    for i, q in enumerate(seats):
+        rows[i] = column(dim, base, q)                                              # [D]
+    dots = sn.anchored_dot_by_offset(seats[::2], BARCODE_GAP, dim, base=float(base))[:, BARCODE_GAP]   # [2]
+    return {"rows": rows, "seats": seats, "dots": [float(x) for x in dots]}
+
+
 @cached
 def shift(position, delta, dim, base):
     """M(Δ), PE(p), M(Δ)·PE(p), PE(p+Δ), the float32 error and the 2×2 blocks of the fastest and

@@ -122,3 +122,17 @@ def test_articles_cited_by_title_and_chinese_wording():
             assert not re.search(r"\bseed\s*0\d\d|种子文章|seed article", s, re.I), key
             if lang == "zh":
                 assert not re.search(r"因果 ?mask|causal mask|\bmask\b", s), key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_alibi_without_a_mask_is_not_called_a_bag_of_words(lang):
+    """Issue 33 item 12: overview scene 5 (ALiBi, no mask, the reversed sentence)."""
+    at = open_page("overview", lang)
+    for _ in range(5):
+        at.button(key="overview_next").click().run()
+    boxes = [b.value for kind in ("success", "info", "warning") for b in getattr(at, kind)]
+    bag = text.get(lang, "overview.verdict.equal", n=3)
+    assert not any(bag[:12] in b for b in boxes)
+    assert any(text.get(lang, "overview.verdict.this", d="x", order="y")[:10] in b for b in boxes)
+    at = open_page("overview", lang)                                       # NoPE without a mask: the bag
+    assert any(b.value == bag for b in at.success)

@@ -199,3 +199,15 @@ def test_scene_1_caption_names_one_pair_and_the_first_score_is_the_narrations():
     assert not any("to the slowest (pair 0" in c for c in captions)
     assert _metric_values(at)[SCORE] == "-0.4161"
     assert "−0.4161" in at.info[0].value
+
+
+def test_layout_metrics_at_d_2_call_the_one_pairing_the_same():
+    """Issue 33 item 9: the verdict beside "half code, interleaved weights" is computed: at d = 2 it is not "wrong"."""
+    for lang in ("en", "zh"):
+        at = open_page("rope", lang, rope_dim="2")
+        deltas = {m.label: m.proto.delta for m in at.metric}
+        mixed = deltas[text.get(lang, "rope.layout.m_mixed")]
+        assert mixed == text.get(lang, "rope.layout.one", d=2) and text.get(lang, "rope.layout.wrong") not in mixed
+        at = open_page("rope", lang)
+        assert {m.label: m.proto.delta for m in at.metric}[text.get(lang, "rope.layout.m_mixed")] == \
+            text.get(lang, "rope.layout.wrong")

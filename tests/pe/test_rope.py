@@ -4,6 +4,7 @@ import math
 
 import pytest
 import torch
+from torch.nn import functional as F
 
 from posviz.pe import _rope_fast, rope
 from posviz.pe.rope import (
@@ -368,3 +369,30 @@ def test_sdpa_adds_no_position_and_rope_does():
     assert (shuffled - roped[:, :, rev]).abs().max() > 1e-2
     shifted = rope.rope_attention(q, k, v, pos + 1000, pos + 1000, is_causal=True)
     assert torch.allclose(shifted, rope.rope_attention(q, k, v, pos, pos, is_causal=True), atol=1e-4)
+
+
+def test_grouped_query_heads_follow_sdpa_s_rule():
+    """Issue 33 item 13: §09's shapes Q [N,...,H_q,L,E], K [N,...,H,S,E]: with H_q ≠ H, SDPA needs enable_gqa and
+    H_q a multiple of H; query head h reads K/V head h // (H_q/H) (torch's repeat_interleave of the K/V heads)."""
+    kv_head_of, plain_attention, rope_attention = rope.kv_head_of, rope.plain_attention, rope.rope_attention
+    assert kv_head_of(4, 2).tolist() == [0, 0, 1, 1] and kv_head_of(6, 3).tolist() == [0, 0, 1, 1, 2, 2]
+    assert kv_head_of(8, 1).tolist() == [0] * 8 and kv_head_of(4, 4).tolist() == [0, 1, 2, 3]
+    with pytest.raises(PosvizError) as e:
+        kv_head_of(4, 3)
+    assert e.value.code == "gqa_heads"
+    g = torch.Generator().manual_seed(1)
+    q = torch.randn(2, 4, 6, 8, generator=g)
+    k, v = torch.randn(2, 2, 6, 8, generator=g), torch.randn(2, 2, 6, 8, generator=g)
+    pos = torch.arange(6)
+    got = rope_attention(q, k, v, pos, pos, is_causal=True)
+    want = F.scaled_dot_product_attention(apply_rope(q, pos), apply_rope(k, pos).repeat_interleave(2, 1),
+                                          v.repeat_interleave(2, 1), is_causal=True)
+    torch.testing.assert_close(got, want, rtol=0, atol=1e-6)
+    own = plain_attention(apply_rope(q, pos), apply_rope(k, pos), v, is_causal=True)
+    torch.testing.assert_close(own, want, rtol=0, atol=1e-6)
+    with pytest.raises(PosvizError) as e:
+        rope_attention(q, torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8), pos, pos, is_causal=True)
+    assert e.value.code == "gqa_heads"
+    with pytest.raises(PosvizError):
+        rope_attention(q[:, :2], k[:, :1].expand(2, 4, 6, 8).contiguous(), v.repeat_interleave(2, 1), pos, pos,
+                       is_causal=True)                                 # more K/V heads than query heads

@@ -67,3 +67,19 @@ def test_markdown_table_splits_the_reference_tables(lang):
     assert len(absolute["columns"]) == 6 and all(len(col) == 3 for col in absolute["columns"].values())
     assert "padding" in absolute["text"] and "|" not in absolute["text"]
     assert view.markdown_table("no table here") == {"columns": {}, "text": "no table here"}
+
+
+def test_a_bag_of_words_only_where_every_reordering_is_invisible():
+    """Issue 33 item 12: ALiBi without a mask on a reversed sentence was called "a bag of words", although any
+    other reordering breaks it. bag_of_words tries every swap of neighbours and the reversal."""
+    assert view.other_orders("猫追狗") == ["追 猫 狗", "猫 狗 追", "狗 追 猫"]
+    for a, b in (("猫追狗", "狗追猫"), ("man bites dog", "dog bites man")):
+        nope = view.bag_of_words(a, method="nope", causal=False)
+        assert nope["bag"] and nope["max_diff"] < view.HARMLESS and nope["tried"] == 3
+        assert view.equivariance(a, b, method="alibi")["max_diff"] < view.HARMLESS       # blind to the reversal
+        alibi = view.bag_of_words(a, method="alibi", causal=False)
+        assert not alibi["bag"] and alibi["max_diff"] > 1e-3                              # but not to a swap
+        assert alibi["worst"] in view.other_orders(a)
+        for method in ("sinusoidal", "rope"):
+            assert not view.bag_of_words(a, method=method)["bag"]
+        assert not view.bag_of_words(a, method="nope", causal=True)["bag"]

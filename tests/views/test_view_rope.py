@@ -207,3 +207,21 @@ def test_at_d_2_the_clock_caption_names_one_pair():
     for lang in text.LANGS:
         one = text.get(lang, "rope.clock.caption.one")
         assert "{last}" not in one and ("one pair" in one or "只有一对" in one)
+
+
+def test_the_layout_verdicts_are_computed_from_the_scores():
+    """Issue 33 item 9: at d = 2 the page printed "half code, interleaved weights = 1.2515, wrong" beside the same
+    1.2515: the two pairings are one there. The verdict is the view's, from the numbers."""
+    for d in view.DIMS:
+        lv = view.layouts(d, 1, 5)
+        close = abs(lv["mixed"] - lv["interleaved"]) <= 1e-5 * max(1.0, abs(lv["interleaved"]))
+        assert lv["verdict"]["half"] == ("one" if d == 2 else "same")
+        assert lv["verdict"]["mixed"] == ("one" if d == 2 else "same" if close else "wrong"), d
+    lv = view.layouts(2, 1, 5)
+    assert lv["mixed"] == pytest.approx(lv["interleaved"]) and lv["verdict"] == {"half": "one", "mixed": "one"}
+    assert view.layouts(8, 2, 5)["verdict"] == {"half": "same", "mixed": "wrong"}
+
+
+def test_the_sdpa_check_covers_grouped_query_heads():
+    at = view.attention_check()
+    assert at["gqa_heads"] == [4, 2] and at["gqa_group"] == [0, 0, 1, 1] and at["gqa"] < 1e-6

@@ -130,3 +130,15 @@ def test_the_first_rise_is_the_first_offset_higher_than_the_one_before(dim):
     assert d[r] > d[r - 1] and all(d[k] <= d[k - 1] for k in range(1, r))
     if dim == 64:
         assert curves["rise"] == "Δ = 6"
+
+
+def test_barcodes_are_the_table_s_rows_and_neighbours_dot_the_same():
+    """Issue 33 item 13: “Position encodings”' barcode on every seat: the rows of the table, every one different,
+    and PE(p)·PE(p+1) the same for both pairs of neighbours (sum_i cos(w_i), by hand)."""
+    bc = view.barcodes(64, 10000, 3)
+    assert bc["seats"] == [3, 4, 43, 44] and bc["rows"].shape == (4, 64)
+    for row, q in zip(bc["rows"], bc["seats"]):
+        np.testing.assert_allclose(row, view.table(q + 1, 64, 10000)[q], atol=1e-6)
+    assert len({tuple(np.round(r, 5)) for r in bc["rows"]}) == 4
+    hand = sum(math.cos(10000 ** (-2 * i / 64)) for i in range(32))
+    assert bc["dots"] == pytest.approx([hand, hand], abs=1e-4)
