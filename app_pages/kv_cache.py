@@ -57,6 +57,25 @@ def trace(res, shown, L):
     st.caption(ui.t("kv_cache.trace.caption", head=view.TRACE_HEAD, tail=view.TRACE_TAIL, keys=view.TRACE_KEYS))
 
 
+@ui.section
+def argmax_section(setup):
+    """2b · comparing only the argmax hides cache bugs: next-token agreement against the error, per decode step."""
+    st.subheader(ui.t("kv_cache.argmax.title"))
+    st.markdown(ui.t("kv_cache.argmax.text"))
+    c = st.columns(3)
+    n = ui.slider("kv_argmax_L", 4, view.MAX_LENGTH, 24, col=c[0])
+    p = ui.slider("kv_argmax_P", 1, view.MAX_LENGTH - 1, 8, col=c[1])
+    seed = ui.slider("kv_argmax_seed", 0, 99, 0, col=c[2])
+    with ui.guard():
+        res = view.argmax(n, min(p, n - 1), seed, heads=setup["heads"], head_dim=setup["head_dim"],
+                          layout=setup["layout"])
+        ui.plot(figs.argmax_figure, res["steps"], res["errors"], res["agree"], key="kv_argmax",
+                labels=ui.labels("kv_cache.fig.argmax", "title", "x", "y", "agree", "differ", **MODE_KEYS))
+        st.markdown("\n".join(ui.t("kv_cache.argmax.line", mode=ui.t(f"w.kv_modes.{m}"), k=res["agreed"][m],
+                                     n=len(res["steps"]), err=f"{res['max_error'][m]:.2g}") for m in view.MODES))
+        ui.explain(kv_cache.argmax_check)
+
+
 def stream_body(setup):
     """The streaming section's controls, its verdicts and figures."""
     c = st.columns(3)
@@ -168,6 +187,7 @@ with ui.guard():
     st.subheader(ui.t("kv_cache.why.title"))
     st.markdown(ui.t("kv_cache.why"))
     trace(res, shown, L)
+argmax_section(setup)
 
 st.subheader(ui.t("kv_cache.diagram.title"))
 ui.diagram(ui.t("kv_cache.diagram"))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import lab as figs
-from posviz.lab import packing, toy_layer, toy_model
+from posviz.lab import loss, packing, toy_layer, toy_model
 from posviz.pe import position_ids
 from posviz.views import lab as view
 
@@ -159,6 +159,31 @@ def pack_section(sent_a, sent_b, settings, method, layout, names, head):
         pack_results(run, table, method, layout, head, settings["max_length"])
 
 
+@ui.section
+def loss_section(sent_a, settings, method):
+    """7 · pad labels in the loss: ignore_index or not, against the number of pads."""
+    st.subheader(ui.t("lab.loss"))
+    st.markdown(ui.t("lab.loss.md"))
+    c = st.columns(2)
+    pads = ui.slider("lab_pads", 0, view.MAX_PADS, 4, col=c[0])
+    ignore = ui.toggle("lab_ignore", True, col=c[1])
+    side = settings["padding_side"]
+    with ui.guard():
+        curve = view.pad_loss(sent_a, method=method, padding_side=side, num_heads=settings["num_heads"],
+                              head_dim=settings["head_dim"], name=settings["names"][0])
+        ui.plot(figs.pad_loss_figure, curve["pads"], curve["ignored"], curve["kept"], pads, key="lab_loss",
+                labels=ui.labels("lab.fig.loss", "title", "x", "y", "ignored", "kept",
+                                 now=("lab.fig.loss.now", {"k": pads})))
+        now = curve["ignored" if ignore else "kept"]
+        word = "flat" if curve["moves"]["ignored" if ignore else "kept"] < view.FLAT else "moves"
+        st.markdown(ui.t(f"lab.loss.{'ignored' if ignore else 'kept'}.{word}", k=pads, now=f"{now[pads]:.4f}",
+                         base=f"{now[0]:.4f}", lo=f"{min(now):.4f}", hi=f"{max(now):.4f}",
+                         side=ui.t(f"lab.loss.side.{side}")))
+        row = view.pad_labels(sent_a, pads, padding_side=side, ignore=ignore, name=settings["names"][0])
+        ui.table({ui.t("lab.loss.col.token"): row["tokens"], ui.t("lab.loss.col.label"): row["labels"]}, static=True)
+        ui.explain(loss.next_token_labels, loss.next_token_loss)
+
+
 ui.header("lab")
 
 # ---------------------------------------------------------------- 1 · batch and model
@@ -202,3 +227,4 @@ with ui.guard():
     tensors(res, names)
 summary(sent_a, sent_b, settings, method, layout, scheme, bugs)
 pack_section(sent_a, sent_b, settings, method, layout, names, head)
+loss_section(sent_a, settings, method)

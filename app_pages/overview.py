@@ -5,6 +5,7 @@ import streamlit as st
 from posviz import ui
 from posviz.figures import overview as figs
 from posviz.lab import toy_model
+from posviz.pe import position_scores
 from posviz.views import overview as view
 
 METHOD_PAGES = (("app_pages/sinusoidal.py", "sinusoidal"), ("app_pages/relative.py", "relative"),
@@ -76,6 +77,30 @@ for col, (file, path) in zip(cols, METHOD_PAGES):
     with col:
         st.page_link(file, label=ui.t(f"nav.{path}"), icon=":material/arrow_forward:")
 
+@ui.section
+def integer_scores():
+    """4b · what a linear layer makes of a bare integer: the score of positions m and n grows with m·n."""
+    st.markdown(ui.t("overview.int.text"))
+    c = st.columns(2)
+    weights = ui.radio("ov_int_weights", position_scores.WEIGHTS, "identity", col=c[0])
+    seed = ui.slider("ov_int_seed", 0, 99, 0, col=c[1])
+    with ui.guard():
+        sc = view.offset_scores("integer", weights, seed)
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(figs.score_map, sc["scores"], key="ov_int_map",
+                    labels=ui.labels("overview.fig.score", "x", "y", "value", title="overview.int.fig"))
+        with c[1]:
+            ui.plot(figs.score_lines, sc["lines"], sc["offsets"], key="ov_int_lines",
+                    labels=ui.labels("overview.fig.lines", "title", "x", "y", "offset"))
+        diag = sc["lines"][0]
+        st.metric(ui.t("overview.fig.score.residual"), f"{sc['residual']:.2f}", border=True,
+                  help=ui.t("overview.fig.score.residual.help"))
+        st.markdown(ui.t("overview.int.result", first=f"{diag[0]:.3g}", last=f"{diag[-1]:.3g}", m=len(diag) - 1,
+                         r=f"{sc['residual']:.2f}"))
+        ui.explain(position_scores.position_scores, position_scores.relative_residual)
+
+
 # ---------------------------------------------------------------- 4 · bare integer seat number
 st.subheader(ui.t("overview.seat"))
 st.markdown(ui.t("overview.seat.text"))
@@ -90,3 +115,4 @@ with ui.guard():
         ui.plot(figs.seat_sinusoids, seat["p"], seat["sinusoids"], seat["omegas"], key="ov_seat_sin",
                 labels=ui.labels("overview.seat", "x", title="overview.seat.right"))
     ui.explain(view.seat_numbers, note=ui.t("overview.seat.explain"))
+    integer_scores()

@@ -144,7 +144,8 @@ def sdpa(delta, base):
         st.info(ui.t("rope.sdpa.proof"))
         hq, h = at["gqa_heads"]
         st.metric(ui.t("rope.sdpa.gqa", hq=hq, h=h), f"{at['gqa']:.1e}", border=True, help=ui.t("rope.sdpa.gqa.help"))
-        st.markdown(ui.t("rope.sdpa.gqa.text", hq=hq, hq_last=hq - 1, h=h, g=hq // h, group=", ".join(map(str, at["gqa_group"]))))
+        st.markdown(ui.t("rope.sdpa.gqa.text", hq=hq, hq_last=hq - 1, h=h, g=hq // h,
+                         group=", ".join(map(str, at["gqa_group"]))))
         ui.explain(view.attention_check, rope.rope_attention, rope.plain_attention, rope.kv_head_of)
 
 

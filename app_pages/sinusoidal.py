@@ -5,9 +5,11 @@ section headings and texts, and runs the sections."""
 import streamlit as st
 
 from posviz import ui
+from posviz.figures import overview as ov_figs
 from posviz.figures import sinusoidal as figs
-from posviz.pe import learned
+from posviz.pe import learned, position_scores
 from posviz.pe import sinusoidal as sn
+from posviz.views import overview as ov_view
 from posviz.views import sinusoidal as view
 
 BASES = (10, 100, 1000, 10000, 100000, 1000000)
@@ -112,6 +114,31 @@ def shift(D, base):
                    note=ui.t("sinusoidal.note.shift"))
 
 
+@ui.section
+def read_offset(D, base):
+    """4b · can a linear layer read the offset (sinusoidal), or is it forced to (RoPE)? score(m, n) of one token."""
+    st.subheader(ui.t("sinusoidal.lin.h"))
+    st.markdown(ui.t("sinusoidal.lin.text"))
+    c = st.columns(3)
+    method = ui.radio("sin_lin_method", ("sinusoidal", "rope"), "sinusoidal", col=c[0])
+    weights = ui.radio("sin_lin_weights", position_scores.WEIGHTS, "random", col=c[1])
+    seed = ui.slider("sin_lin_seed", 0, 99, 0, col=c[2])
+    with ui.guard():
+        sc = ov_view.offset_scores(method, weights, seed, D, base)
+        c = st.columns(2)
+        with c[0]:
+            ui.plot(ov_figs.score_map, sc["scores"], key="sin_lin_map",
+                    labels=ui.labels("overview.fig.score", "x", "y", "value", title=f"sinusoidal.lin.fig.{method}"))
+        with c[1]:
+            ui.plot(ov_figs.score_lines, sc["lines"], sc["offsets"], key="sin_lin_lines",
+                    labels=ui.labels("overview.fig.lines", "title", "x", "y", "offset"))
+        word = "relative" if sc["residual"] < position_scores.RELATIVE else "absolute"
+        st.metric(ui.t("overview.fig.score.residual"), f"{sc['residual']:.1e}", border=True,
+                  help=ui.t("overview.fig.score.residual.help"))
+        st.markdown(ui.t(f"sinusoidal.lin.{method}.{word}", r=f"{sc['residual']:.1e}"))
+        ui.explain(position_scores.position_scores, position_scores.relative_residual, position_scores.relative_part)
+
+
 def by_hand():
     """5 · ω = π/2 by hand (a worked example: closed, its body does not run)."""
     with ui.more("sin_by_hand") as box:
@@ -207,6 +234,7 @@ section("sim", texts)
 similarity(L, D, base)
 section("shift", texts)
 shift(D, base)
+read_offset(D, base)
 section("hand", texts)
 by_hand()
 section("layout", texts)

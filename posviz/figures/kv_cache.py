@@ -135,3 +135,25 @@ def sink_mass_figure(positions, sink, *, labels, height=420):
                      "marker": {"size": 7}, "hovertemplate": "i=%{x}<br>%{y:.3f}<extra>%{fullData.name}</extra>"})
     return figure(data, style.layout(labels, height=height, legend_at="under", margin=style.TIGHT,
                                      yaxis={"range": [0, 1.02]}))
+
+
+def argmax_figure(steps, errors, agree, *, labels, floor=FLOOR, height=520):
+    """Each decode step's largest output error per mode (log axis), its marker hollow where the next-token argmax
+    agrees with the full forward's and a cross where it does not: a broken cache whose argmax agrees at many steps.
+    errors, agree: {mode: [steps]}. labels: title, x, y, agree, differ, and mode.<mode> for each mode."""
+    x = style.f32(steps)
+    data = []
+    for mode, err in errors.items():
+        e = np.asarray(err, dtype=np.float64)
+        same = np.asarray(agree[mode], dtype=bool)
+        data.append({"type": "scatter", "x": x, "mode": "lines+markers", "name": _mode(labels, mode),
+                     "line": {"color": MODE_COLORS.get(mode, style.PALETTE[0]), "width": 2},
+                     "marker": {"symbol": np.where(same, "circle-open", "x-thin-open").tolist(), "size": 12,
+                                "line": {"width": 2.5}},
+                     "hovertemplate": "t=%{x}<br>max|Δ|=%{customdata:.3g}<extra>%{fullData.name}</extra>",
+                     **style.real_values("y", style.f32(np.maximum(e, floor)), e)})
+    for symbol, key in (("circle-open", "agree"), ("x-thin-open", "differ")):     # what the markers mean
+        data.append({"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": escape(labels[key]),
+                     "marker": {"symbol": symbol, "size": 12, "color": "#333333", "line": {"width": 2.5}}})
+    yaxis = {"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]}
+    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, yaxis=yaxis))

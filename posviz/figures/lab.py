@@ -140,3 +140,19 @@ def summary_heatmap(err, status, row_labels, col_labels, *, labels, selected=Non
                                      showlegend=False, margin=style.TIGHT, **extra, plot_bgcolor="#dddddd",
                                      yaxis={"autorange": "reversed", "tickfont": {"size": 13}},
                                      xaxis={"tickangle": -45, "side": "bottom", "tickfont": {"size": 13}}))
+
+
+def pad_loss_figure(pads, ignored, kept, current, *, labels, height=420):
+    """The next-token loss of one sentence against the number of pads added to it: pad labels ignored
+    (ignore_index, flat) and kept (scored like words, moving), the current pad count marked.
+    labels: title, x, y, ignored, kept, now."""
+    x = style.f32(pads)
+    data = [{"type": "scatter", "x": x, "y": style.f32(ys), "mode": "lines+markers", "name": escape(labels[key]),
+             "line": {"color": color, "width": 3, "dash": dash}, "marker": {"size": 7}}
+            for key, ys, color, dash in (("ignored", ignored, style.PALETTE[2], "solid"),
+                                         ("kept", kept, style.PALETTE[3], "dash"))]
+    shapes = [{"type": "line", "x0": current, "x1": current, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+               "line": {"color": "#555555", "dash": "dot", "width": 2}}]
+    notes = [{"text": escape(labels["now"]), "x": current, "xref": "x", "xanchor": "left", "y": 1, "yref": "y domain",
+              "yanchor": "top", "showarrow": False}]
+    return figure(data, style.layout(labels, height=height, legend_at="below", shapes=shapes, annotations=notes))

@@ -144,3 +144,28 @@ def seat_sinusoids(p, sinusoids, omegas, *, labels, height=440):
                      "line": {"color": style.PALETTE[(1, 2, 4)[k % 3]], "width": 2}})
     return figure(data, style.layout({"title": labels["title"], "x": labels["x"]}, height=height, legend_at="bottom",
                                      legend_rows=2, yaxis={"range": [-1.15, 1.15]}))
+
+
+def score_map(scores, *, labels, height=PANEL_HEIGHT):
+    """The score s(m, n) of one token at query position m (rows) and key position n (columns), on the diverging
+    scale around 0: a score that depends on n − m only is constant along every diagonal. labels: title, x, y, value."""
+    z = style.f32(scores)
+    lo, hi = style.symmetric_range(z)
+    tr = {"type": "heatmap", "z": z, "colorscale": DIVERGING, "zmin": lo, "zmax": hi, "zmid": 0.0,
+          "colorbar": {"title": {"text": labels["value"]}, "len": 0.85, "thickness": 14},
+          "hovertemplate": labels["y"] + "=%{y}<br>" + labels["x"] + "=%{x}<br>" + labels["value"]
+          + "=%{z:.4g}<extra></extra>"}
+    return figure([tr], style.layout(labels, height=height, showlegend=False, yaxis={"autorange": "reversed"}))
+
+
+def score_lines(lines, offsets, *, labels, height=PANEL_HEIGHT):
+    """The score along fixed offsets n − m = Δ against the query position m: flat lines when the score depends
+    on n − m only. lines [len(offsets), L] (NaN past the end). labels: title, x, y, offset (a template with {d})."""
+    data = []
+    for k, (d, y) in enumerate(zip(offsets, style.f32(lines))):
+        keep = ~np.isnan(y)
+        data.append({"type": "scatter", "x": np.arange(len(y))[keep].astype(np.float32), "y": y[keep],
+                     "name": labels["offset"].format(d=d), "mode": "lines",
+                     "line": {"color": style.PALETTE[(0, 3, 7)[k % 3]], "width": 2.5,
+                              "dash": ("solid", "dash", "dot")[k % 3]}})
+    return figure(data, style.layout(labels, height=height, legend_at="bottom", legend_rows=1))

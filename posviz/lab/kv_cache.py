@@ -257,3 +257,45 @@ def _compare_modes(length, prefill_length, heads, head_dim, dtype, base, layout,
     out["max_decoded_f32"] = {m: max(out["vs_float32"][m][decoded], default=0.0) for m in modes}
     out["max_precision"] = max(out["precision"])
     return out
+
+
+ARGMAX_VOCAB = 32            # the toy next-token head's vocabulary
+
+
+def argmax_check(length, prefill_length, *, heads=2, head_dim=16, vocab=ARGMAX_VOCAB, seed=0, base=10000.0,
+                 layout="interleaved", modes=MODES):
+    r"""Comparing only the argmax hides cache bugs (“Same words, different order…” §10: compare every position's
+    output, not only the final argmax): per decode step and mode, whether the next token a fixed random head picks
+    from the cached decode equals the full forward's pick, beside the step's largest output error.
+
+    Formula:
+        z_t = W_o^\top \operatorname{vec}(O_t),\qquad W_o \in \mathbb{R}^{Hd \times V}\ \text{(random, fixed)}
+        \text{agree}_t = \big[\arg\max z^{\text{decode}}_t = \arg\max z^{\text{full}}_t\big],\qquad
+            \text{err}_t = \max_{h,c} \big|O^{\text{decode}}_{t} - O^{\text{full}}_{t}\big|
+
+    q, k, v from random_qkv(1, heads, length, head_dim, seed) in float32 -> dict(steps: the decoded positions,
+    agree {mode: [bool]}, errors {mode: [float]}, agreed {mode: how many steps agree}, max_error {mode: float}).
+    """
+    length = check_int("length", length, 2, MAX_DECODE_LENGTH)
+    prefill_length = check_int("prefill_length", prefill_length, 1, length - 1)
+    vocab = check_int("vocab", vocab, 2, 4096)
+    for m in modes:
+        check_choice("mode", m, MODES)
+    with one_thread(), torch.inference_mode():
+        q, k, v = random_qkv(1, heads, length, head_dim, seed=seed)                 # [1,H,L,d] x3
+        g = torch.Generator().manual_seed(check_int("seed", seed, 0, 2**31 - 1) + 7)
+        w_o = torch.randn(heads * head_dim, vocab, generator=g)                     # [H*d,V]
+        full = full_causal_rope_attention(q, k, v, base=base, layout=layout)        # [1,H,L,d]
+        z_full = full[0].transpose(0, 1).reshape(length, -1) @ w_o                  # [L,V]
+        steps = list(range(prefill_length, length))
+        out = {"steps": steps, "agree": {}, "errors": {}, "agreed": {}, "max_error": {}}
+        for m in modes:
+            dec = decode_with_cache(q, k, v, prefill_length=prefill_length, mode=m, base=base, layout=layout)
+            z_dec = dec[0].transpose(0, 1).reshape(length, -1) @ w_o                # [L,V]
+            agree = (z_dec.argmax(-1) == z_full.argmax(-1))[prefill_length:]        # [L-P]
+            err = per_position_error(dec, full)[prefill_length:]                    # [L-P]
+            out["agree"][m] = agree.tolist()
+            out["errors"][m] = err.tolist()
+            out["agreed"][m] = int(agree.sum())
+            out["max_error"][m] = float(err.max())
+        return out

@@ -100,6 +100,21 @@ EN = {
     "kv_cache.fig.pos.x": "cached key slot s",
     "kv_cache.fig.pos.y": "position the key is rotated by",
     "kv_cache.fig.pos.query": "query",
+    "w.kv_argmax_L": "Sequence length",
+    "w.kv_argmax_P": "Prefill length",
+    "w.kv_argmax_seed": "Seed of q, k, v and the next-token head",
+    "kv_cache.argmax.title": "Comparing only the argmax hides cache bugs",
+    "kv_cache.argmax.text": (
+        "A test that compares only the next token a model picks passes a broken cache at many steps (“Same words, "
+        "different order…” §10: compare every position's output). Here a fixed random head W_o turns each decode "
+        "step's attention output into scores over 32 tokens; the marker is hollow where the decode picks the "
+        "same token as the full forward and a cross where it does not, its height the step's largest output error."),
+    "kv_cache.argmax.line": "- **{mode}**: the argmax agrees at {k} of {n} decode steps; the largest error is {err}.",
+    "kv_cache.fig.argmax.title": "Largest error per decode step, and whether the argmax agrees",
+    "kv_cache.fig.argmax.x": "decoded position t",
+    "kv_cache.fig.argmax.y": "max |decode − full| at t",
+    "kv_cache.fig.argmax.agree": "argmax agrees",
+    "kv_cache.fig.argmax.differ": "argmax differs",
     "kv_cache.fig.pos.note": "Dashed: the position the query is rotated by. Only \"correct\" keeps keys on y = s with the query at the last slot.",
     "kv_cache.diagram.title": "The picture of “Same words, different order…” §10",
     "kv_cache.diagram": (
@@ -311,6 +326,20 @@ ZH = {
     "kv_cache.fig.pos.x": "缓存中的 Key 槽位 s",
     "kv_cache.fig.pos.y": "Key 所用的旋转位置",
     "kv_cache.fig.pos.query": "Query",
+    "w.kv_argmax_L": "序列长度",
+    "w.kv_argmax_P": "预填充长度",
+    "w.kv_argmax_seed": "q、k、v 与下一个 token 输出头的种子",
+    "kv_cache.argmax.title": "只比 argmax 会掩盖缓存错误",
+    "kv_cache.argmax.text": (
+        "只比较模型挑出的下一个 token 的测试，会在许多步上放过一个坏掉的缓存（《词相同但顺序不同…》§10：要比较每个位置的输出）。"
+        "这里用一个固定的随机输出头 W_o 把每个解码步的注意力输出变成 32 个 token 上的分数；解码挑出的 token 与完整前向相同时标记为空心圆，"
+        "不同时为叉，标记的高度是这一步输出的最大误差。"),
+    "kv_cache.argmax.line": "- **{mode}**：{n} 个解码步中有 {k} 步 argmax 一致；最大误差为 {err}。",
+    "kv_cache.fig.argmax.title": "每个解码步的最大误差，以及 argmax 是否一致",
+    "kv_cache.fig.argmax.x": "解码位置 t",
+    "kv_cache.fig.argmax.y": "t 处的 max |解码 − 完整前向|",
+    "kv_cache.fig.argmax.agree": "argmax 一致",
+    "kv_cache.fig.argmax.differ": "argmax 不同",
     "kv_cache.fig.pos.note": "虚线：Query 所用的旋转位置。只有“正确”方式让 Key 落在 y = s 上，且 Query 位于最后一个槽位。",
     "kv_cache.diagram.title": "《词相同但顺序不同…》§10 的示意图",
     "kv_cache.diagram": (

@@ -159,6 +159,36 @@ EN = {
     "lab.pads.loss": (
         "Making a pad harmless takes two things, and its position id 0 is neither: the attention mask must forbid "
         "it as a **key**, and the loss must **ignore its label** (e.g. label −100 in `cross_entropy`)."),
+    "lab.loss": "7 · Pad labels in the loss",
+    "lab.loss.md": (
+        "Masking pads as keys is half the job: the loss must also ignore their labels (“Same words, different "
+        "order…” §11). The layer above becomes a next-token model (its output read through the token embedding, "
+        "with the causal mask: a next-token loss must not see the answer), sentence A is padded with k pads on the "
+        "side chosen above, and each position's label is the next token. With `ignore_index = −100` on every label "
+        "that is a pad or is read off a pad, the loss is the sentence's own; without it, the pads are scored like "
+        "words."),
+    "w.lab_pads": "Pads added to sentence A",
+    "w.lab_ignore": "Pad labels set to ignore_index (−100)",
+    "lab.fig.loss.title": "Next-token loss of sentence A against the number of pads",
+    "lab.fig.loss.x": "pads added",
+    "lab.fig.loss.y": "cross-entropy (nats)",
+    "lab.fig.loss.ignored": "pad labels ignored (−100)",
+    "lab.fig.loss.kept": "pad labels kept",
+    "lab.fig.loss.now": "k = {k}",
+    "lab.loss.ignored.flat": (
+        "With {k} pads {side} the loss is {now}, as with none ({base}): ignored, the pad labels drop out of the "
+        "mean, and with the pads masked as keys and positions from the mask nothing else changes."),
+    "lab.loss.ignored.moves": (
+        "With {k} pads {side} the loss is {now}, with none {base}: it moves ({lo}–{hi}) although the pad labels "
+        "are ignored — the pads still reach the words here."),
+    "lab.loss.kept.moves": (
+        "With {k} pads {side} the loss is {now}, with none {base}: between {lo} and {hi} as the pads are added, "
+        "though the sentence is the same. The pads' labels are scored like words."),
+    "lab.loss.kept.flat": "With {k} pads {side} the loss is {now}, as with none ({base}).",
+    "lab.loss.col.token": "token",
+    "lab.loss.col.label": "label (next token)",
+    "lab.loss.side.left": "on the left",
+    "lab.loss.side.right": "on the right",
     "lab.pack": "6 · Packing and concatenation: which coordinate does each segment get?",
     "lab.pack.md": (
         "Instead of padding, training pipelines often **pack** several documents into one row; retrieval "
@@ -456,6 +486,34 @@ ZH = {
     "lab.pads.loss": (
         "让 pad 无害需要两件事，而它的 position id 设为 0 哪件都不是：attention mask 必须禁止它作为 **Key**，"
         "损失也必须**忽略它的标签**（例如在 `cross_entropy` 里把标签设为 −100）。"),
+    "lab.loss": "7 · 损失里的 padding 标签",
+    "lab.loss.md": (
+        "把 padding 作为 Key 屏蔽掉只做了一半：损失还必须忽略它们的标签（《词相同但顺序不同…》§11）。上面这一层在这里当作下一个 token "
+        "的预测模型（输出经 token embedding 读出，并带因果掩码：下一个 token 的损失不能看到答案），句子 A 在上面选定的一侧补 k 个 "
+        "padding，每个位置的标签是下一个 token。凡是标签是 padding、或由 padding 位置来预测的，都设为 `ignore_index = −100`，"
+        "损失就只属于句子本身；不这样做，padding 就会像词一样被计分。"),
+    "w.lab_pads": "给句子 A 补的 padding 数",
+    "w.lab_ignore": "padding 标签设为 ignore_index（−100）",
+    "lab.fig.loss.title": "句子 A 的下一个 token 损失与 padding 数",
+    "lab.fig.loss.x": "补的 padding 数",
+    "lab.fig.loss.y": "交叉熵（nats）",
+    "lab.fig.loss.ignored": "忽略 padding 标签（−100）",
+    "lab.fig.loss.kept": "保留 padding 标签",
+    "lab.fig.loss.now": "k = {k}",
+    "lab.loss.ignored.flat": (
+        "{side}补 {k} 个 padding 时损失为 {now}，与不补时（{base}）相同：被忽略的 padding 标签不进入平均，"
+        "padding 又作为 Key 被屏蔽、位置由掩码得出，其余什么都没变。"),
+    "lab.loss.ignored.moves": (
+        "{side}补 {k} 个 padding 时损失为 {now}，不补时为 {base}：虽然忽略了 padding 标签，损失仍在变（{lo}–{hi}）"
+        "——这里 padding 仍然影响到了词。"),
+    "lab.loss.kept.moves": (
+        "{side}补 {k} 个 padding 时损失为 {now}，不补时为 {base}：句子没变，损失却随 padding 数在 {lo} 到 {hi} 之间变化。"
+        "padding 的标签像词一样被计了分。"),
+    "lab.loss.kept.flat": "{side}补 {k} 个 padding 时损失为 {now}，与不补时（{base}）相同。",
+    "lab.loss.col.token": "token",
+    "lab.loss.col.label": "标签（下一个 token）",
+    "lab.loss.side.left": "在左侧",
+    "lab.loss.side.right": "在右侧",
     "lab.pack": "6 · 打包与拼接：每一段拿到什么坐标？",
     "lab.pack.md": (
         "训练流水线常常不做 padding，而是把多篇文档**打包**进同一行；检索会把多个片段拼接起来；滑动窗口会把长文切成几段。"

@@ -100,6 +100,27 @@ EN = {
     "overview.seat.left": "a bare integer is unbounded",
     "overview.seat.right": "sinusoids: bounded, several scales",
     "overview.seat.x": "position p",
+    "w.ov_int_weights": "W_Q, W_K",
+    "w.ov_int_weights.random": "random",
+    "w.ov_int_weights.identity": "identity",
+    "w.ov_int_seed": "Seed of the random W_Q, W_K",
+    "overview.int.text": (
+        "And what attention makes of it: one linear layer reads X_p = (1, p) at every position, the score of a query "
+        "at m and a key at n is s(m, n) = X_m W_Q · X_n W_K. It holds the term m·n: the score grows with both "
+        "positions, not with the distance n − m — the lines of fixed offset on the right are not flat."),
+    "overview.int.fig": "s(m, n) with a bare integer position",
+    "overview.int.result": (
+        "Along Δ = 0 the score goes from {first} at m = 0 to {last} at m = {m}; r = {r} of it is not explained by "
+        "n − m. A bare integer gives the layer m·n, not m − n."),
+    "overview.fig.score.x": "key position n",
+    "overview.fig.score.y": "query position m",
+    "overview.fig.score.value": "score",
+    "overview.fig.score.residual": "r: what n − m does not explain",
+    "overview.fig.score.residual.help": "r = ‖s − T(s)‖ / ‖s − mean(s)‖, T(s): every entry replaced by the mean of its diagonal n − m. 0: the score depends on n − m only.",
+    "overview.fig.lines.title": "The score along fixed offsets",
+    "overview.fig.lines.x": "query position m",
+    "overview.fig.lines.y": "s(m, m + Δ)",
+    "overview.fig.lines.offset": "Δ = {d}",
     "overview.seat.int": "p (seat number)",
     "overview.seat.norm": "p / L_train",
     "overview.seat.train": "training length",
@@ -217,6 +238,26 @@ ZH = {
     "overview.seat.left": "裸整数无界",
     "overview.seat.right": "正弦：有界、多尺度",
     "overview.seat.x": "位置 p",
+    "w.ov_int_weights": "W_Q、W_K",
+    "w.ov_int_weights.random": "随机",
+    "w.ov_int_weights.identity": "单位矩阵",
+    "w.ov_int_seed": "随机 W_Q、W_K 的种子",
+    "overview.int.text": (
+        "再看注意力会把它变成什么：一层线性层在每个位置读 X_p = (1, p)，位置 m 的 Query 与位置 n 的 Key 的分数是 "
+        "s(m, n) = X_m W_Q · X_n W_K。里面有 m·n 这一项：分数随两个位置一起增大，而不是随距离 n − m 变化——右图中固定位移的线都不是平的。"),
+    "overview.int.fig": "裸整数位置下的 s(m, n)",
+    "overview.int.result": (
+        "沿 Δ = 0，分数从 m = 0 处的 {first} 变到 m = {m} 处的 {last}；其中有 r = {r} 是 n − m 解释不了的。"
+        "裸整数交给这一层的是 m·n，而不是 m − n。"),
+    "overview.fig.score.x": "Key 位置 n",
+    "overview.fig.score.y": "Query 位置 m",
+    "overview.fig.score.value": "分数",
+    "overview.fig.score.residual": "r：n − m 解释不了的部分",
+    "overview.fig.score.residual.help": "r = ‖s − T(s)‖ / ‖s − mean(s)‖，T(s)：每个元素换成它所在对角线 n − m 的平均值。0 表示分数只依赖 n − m。",
+    "overview.fig.lines.title": "固定位移上的分数",
+    "overview.fig.lines.x": "Query 位置 m",
+    "overview.fig.lines.y": "s(m, m + Δ)",
+    "overview.fig.lines.offset": "Δ = {d}",
     "overview.seat.int": "p（座位号）",
     "overview.seat.norm": "p / L_train",
     "overview.seat.train": "训练长度",

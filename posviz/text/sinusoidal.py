@@ -28,6 +28,33 @@ EN = {
     "w.sin_p": "Start position p",
     "w.sin_delta": "Shift Δ",
     "w.sin_delta.help": "PE(p+Δ) should equal M(Δ)·PE(p), with the same M(Δ) for every p.",
+    "w.sin_lin_method": "What carries the position",
+    "w.sin_lin_method.sinusoidal": "sinusoidal PE(p), then W_Q, W_K",
+    "w.sin_lin_method.rope": "RoPE: R(p) after W_Q, W_K",
+    "w.sin_lin_method.help": "Sinusoidal: the layer reads PE(m) and PE(n). RoPE: the layer reads one token x, then q and k are rotated by R(m), R(n).",
+    "w.sin_lin_weights": "W_Q, W_K",
+    "w.sin_lin_weights.random": "random",
+    "w.sin_lin_weights.identity": "identity",
+    "w.sin_lin_seed": "Seed of the random W_Q, W_K",
+    "sinusoidal.lin.h": "4b · Can a linear layer read the offset? RoPE makes it",
+    "sinusoidal.lin.text": (
+        "Because a shift by Δ is the same rotation at every p, a linear layer *can* recover offsets from sinusoidal "
+        "coordinates — but nothing makes it do so; RoPE constrains the Q–K dot product itself (“Same words, "
+        "different order…” §03). Here one layer W_Q, W_K reads the positions and gives the score s(m, n) of a query "
+        "at m and a key at n. A score that depends on n − m only is constant along every diagonal of the map and "
+        "flat along a fixed offset on the right; r measures the rest."),
+    "sinusoidal.lin.fig.sinusoidal": "s(m, n) = PE(m)W_Q · PE(n)W_K",
+    "sinusoidal.lin.fig.rope": "s(m, n) = R(m)W_Q x · R(n)W_K x",
+    "sinusoidal.lin.sinusoidal.relative": (
+        "r = {r}: this layer does read the offset. With W_Q = W_K = I the score is PE(m)·PE(n) = Σᵢ cos((n − m)ωᵢ). "
+        "A linear layer *can*; pick random weights to see that it need not."),
+    "sinusoidal.lin.sinusoidal.absolute": (
+        "r = {r}: with these weights the score depends on where m and n are, not only on n − m: the lines on the "
+        "right are not flat. The offset is recoverable from sinusoidal PE, not enforced."),
+    "sinusoidal.lin.rope.relative": (
+        "r = {r}: whatever W_Q and W_K, RoPE's score is xᵀW_Q R(n − m) W_Kᵀx: it depends on n − m alone (try other "
+        "seeds). RoPE forces what sinusoidal PE only allows."),
+    "sinusoidal.lin.rope.absolute": "r = {r}: not a function of n − m alone — RoPE's score should be.",
     "w.sin_M": "Table size max_length (M)",
     "w.sin_M.help": "The learned table has rows for positions 0 … M−1 only.",
     "w.sin_learned_L": "Sequence length L fed to the learned table",
@@ -267,6 +294,31 @@ ZH = {
     "w.sin_p": "起始位置 p",
     "w.sin_delta": "平移 Δ",
     "w.sin_delta.help": "应有 PE(p+Δ) = M(Δ)·PE(p)，且对所有 p 用的是同一个 M(Δ)。",
+    "w.sin_lin_method": "位置由什么带进来",
+    "w.sin_lin_method.sinusoidal": "正弦 PE(p)，再乘 W_Q、W_K",
+    "w.sin_lin_method.rope": "RoPE：W_Q、W_K 之后旋转 R(p)",
+    "w.sin_lin_method.help": "正弦：这一层读 PE(m) 和 PE(n)。RoPE：这一层读同一个 token x，再把 q、k 分别旋转 R(m)、R(n)。",
+    "w.sin_lin_weights": "W_Q、W_K",
+    "w.sin_lin_weights.random": "随机",
+    "w.sin_lin_weights.identity": "单位矩阵",
+    "w.sin_lin_seed": "随机 W_Q、W_K 的种子",
+    "sinusoidal.lin.h": "4b · 线性层能读出位移吗？RoPE 逼它读出",
+    "sinusoidal.lin.text": (
+        "平移 Δ 在每个 p 上都是同一个旋转，所以线性层*有机会*从正弦坐标里恢复相对位移——但没有什么逼它这样做；"
+        "RoPE 则直接约束 Q–K 点积（《词相同但顺序不同…》§03）。这里用一层 W_Q、W_K 读位置，得到位置 m 的 Query 与位置 n 的 Key "
+        "的分数 s(m, n)。只依赖 n − m 的分数在图上沿每条对角线都不变，在右图中固定位移的线是平的；r 度量剩下的部分。"),
+    "sinusoidal.lin.fig.sinusoidal": "s(m, n) = PE(m)W_Q · PE(n)W_K",
+    "sinusoidal.lin.fig.rope": "s(m, n) = R(m)W_Q x · R(n)W_K x",
+    "sinusoidal.lin.sinusoidal.relative": (
+        "r = {r}：这一层确实读出了位移。W_Q = W_K = I 时分数是 PE(m)·PE(n) = Σᵢ cos((n − m)ωᵢ)。"
+        "线性层*能*做到；换成随机权重，就会看到它不一定这样做。"),
+    "sinusoidal.lin.sinusoidal.absolute": (
+        "r = {r}：用这组权重，分数取决于 m 和 n 各在哪里，而不只取决于 n − m：右图的线不是平的。"
+        "位移可以从正弦 PE 里恢复，但并没有被强制。"),
+    "sinusoidal.lin.rope.relative": (
+        "r = {r}：不管 W_Q、W_K 是什么，RoPE 的分数都是 xᵀW_Q R(n − m) W_Kᵀx：只依赖 n − m（换几个种子试试）。"
+        "正弦 PE 只是允许的事，RoPE 把它变成了必然。"),
+    "sinusoidal.lin.rope.absolute": "r = {r}：不只是 n − m 的函数——RoPE 的分数本不该这样。",
     "w.sin_M": "位置表大小 max_length（M）",
     "w.sin_M.help": "学习式位置表只有位置 0 … M−1 这些行。",
     "w.sin_learned_L": "输入学习式位置表的序列长度 L",

@@ -138,3 +138,10 @@ def sinks(length, sink_logit, *, heads=2, head_dim=16, dtype="float32", layout="
     res["first"] = [h[0] for h in res["sink"]]
     res["last"] = [h[-1] for h in res["sink"]]
     return res
+
+
+@cached
+def argmax(length, prefill_length, seed=0, *, heads=2, head_dim=16, layout="interleaved"):
+    """kv_cache.argmax_check of every mode (float32): the next-token argmax of the decode against the full
+    forward's per decoded step, beside the step's largest output error."""
+    return kv_cache.argmax_check(length, prefill_length, heads=heads, head_dim=head_dim, seed=seed, layout=layout)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from posviz.lab import packing, tokens, toy_model
+from posviz.lab import loss, packing, tokens, toy_model
 from posviz.pe import position_ids
 from posviz.validate import check_choice, check_int
 from posviz.views import cached
@@ -295,3 +295,36 @@ def pack_cells(sentence_a, sentence_b, *, cols, source_offset, num_heads, head_d
     """packing.pack_summary of the columns `cols` (indices into PACK_SETUPS) -> (err [7, len(cols)], status)."""
     return packing.pack_summary(sentence_a, sentence_b, source_offset=source_offset, num_heads=num_heads,
                                 head_dim=head_dim, max_length=max_length, names=names, cols=cols)
+
+
+MAX_PADS = 16            # the pad slider's range (issue 33 item 17)
+FLAT = 1e-5              # a loss curve that moves less than this over the pads does not move
+
+
+@cached
+def pad_loss(sentence, *, method="rope", padding_side="right", num_heads=2, head_dim=16, causal=True,
+             name="sentence A"):
+    """The loss of sentence A padded with 0..MAX_PADS pads, pad labels ignored and kept (loss.pad_loss_curve),
+    and how far each curve moves -> dict(pads, ignored, kept, moves {"ignored", "kept"}: max - min, tokens)."""
+    r = loss.pad_loss_curve(sentence, method=method, padding_side=padding_side, num_heads=num_heads,
+                            head_dim=head_dim, causal=causal, max_pads=MAX_PADS, name=name)
+    return {**r, "moves": {k: max(r[k]) - min(r[k]) for k in ("ignored", "kept")}}
+
+
+@cached
+def pad_labels(sentence, pads, *, padding_side="right", ignore=True, name="sentence A"):
+    """What the loss reads at `pads` pads: each position's token and its label (the next token, or ignore_index)
+    -> dict(tokens [str] (pads as "<pad>"), labels [str] (a token, or "−100"))."""
+    pads = check_int("pads", pads, 0, MAX_PADS)
+    row = tokens.encode([sentence], names=[name])
+    ids, words = pad_row(row, pads, padding_side)
+    mask = (ids != tokens.PAD_ID).long()                                           # [1,L]
+    ys = loss.next_token_labels(ids, mask, ignore_pads=ignore)[0].tolist()
+    by_id = {i: w for w, i in row.vocab.items()} | {tokens.PAD_ID: tokens.PAD}
+    return {"tokens": words, "labels": ["−100" if y == loss.IGNORE_INDEX else by_id[y] for y in ys]}
+
+
+def pad_row(row, pads, side):
+    """A one-sentence Batch with `pads` pad tokens added on `side` -> (token ids [1, n + pads], words)."""
+    return loss.padded(row.token_ids, pads, side), ([tokens.PAD] * pads + row.tokens[0] if side == "left"
+                                                    else row.tokens[0] + [tokens.PAD] * pads)

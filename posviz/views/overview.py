@@ -3,6 +3,7 @@ mask's leak, and the bare-integer seat number (cached; plain arguments in, numpy
 import numpy as np
 
 from posviz.lab import tokens, toy_model
+from posviz.pe import position_scores as ps
 from posviz.views import cached
 
 POSITION_METHODS = toy_model.POSITION_METHODS   # the toy layer's position methods, in the bar chart's order
@@ -55,7 +56,7 @@ def bag_of_words(sentence_a, method="nope", causal=False, names=toy_model.SENTEN
     those reorderings, worst: the reordering with it (a sentence), tried: how many).
 
     Formula:
-        	ext{bag} \iff \max_{P\in\mathcal P}ig|\operatorname{Attn}(PX)-P\operatorname{Attn}(X)ig| < arepsilon
+        \text{bag} \iff \max_{P\in\mathcal P}\big|\operatorname{Attn}(PX)-P\operatorname{Attn}(X)\big| < \varepsilon
     """
     worst, top = None, 0.0
     orders = other_orders(sentence_a)
@@ -124,3 +125,22 @@ def markdown_table(markdown):
         return {"columns": {}, "text": text}
     head, body = rows[0], rows[1:]
     return {"columns": {h: [r[i] if i < len(r) else "" for r in body] for i, h in enumerate(head)}, "text": text}
+
+
+OFFSET_LENGTH = 48                     # positions 0..47 of the score maps (claims of issue 33 items 14, 15)
+OFFSETS = (0, 4, 16)                   # the diagonals n − m drawn as lines
+INTEGER_DIM = 16                       # the bare-integer layer's width
+
+
+@cached
+def offset_scores(method, weights="random", seed=0, dim=INTEGER_DIM, base=10000.0, length=OFFSET_LENGTH):
+    """The score of every query position m against every key position n of one token (posviz.pe.position_scores)
+    and how far it depends on n − m alone -> dict(scores float32 [L, L], residual, offsets (OFFSETS), lines
+    [len(OFFSETS)][L] (s(m, m + Δ), NaN past the end), relative float32 [L, L] (its n − m part), grows: the
+    last over the first finite value of the widest offset's line)."""
+    s = ps.position_scores(method, length, dim, weights=weights, seed=seed, base=float(base))   # [L,L]
+    lines = np.full((len(OFFSETS), length), np.nan, dtype=np.float32)
+    for r, d in enumerate(OFFSETS):
+        lines[r, :length - d] = np.diagonal(s.numpy(), offset=d)
+    return {"scores": s.numpy(), "residual": ps.relative_residual(s), "offsets": OFFSETS, "lines": lines,
+            "relative": ps.relative_part(s).numpy().astype(np.float32)}

@@ -221,3 +221,18 @@ def test_decode_equals_one_apply_rope_per_rotation(mode, dtype, shape, prefill, 
     want, want_trace = _transparent_decode(q, k, v, prefill_length=prefill, mode=mode, base=base, layout=layout)
     got, trace = kc.decode_with_cache_trace(q, k, v, prefill_length=prefill, mode=mode, base=base, layout=layout)
     assert torch.equal(got, want) and trace == want_trace
+
+
+def test_comparing_only_the_argmax_hides_cache_bugs():
+    """Issue 33 item 16: with a fixed random next-token head, every wrong cache picks the same token as the full
+    forward at some decode steps although its output error there is large; the correct one agrees everywhere."""
+    r = kc.argmax_check(24, 8, seed=0)
+    assert r["steps"] == list(range(8, 24))
+    assert r["agreed"]["correct"] == 16 and r["max_error"]["correct"] < 1e-5
+    for m in ("restart", "rerotate", "rotate_on_read"):
+        hidden = [e for a, e in zip(r["agree"][m], r["errors"][m]) if a]
+        assert 0 < r["agreed"][m] < 16 and max(hidden) > 0.1, m
+    # the errors are those of compare_modes' decode (the same q, k, v)
+    cmp = kc.compare_modes(24, 8, seed=0)
+    for m in kc.MODES:
+        assert r["errors"][m] == pytest.approx(cmp["errors"][m][8:], abs=1e-6)

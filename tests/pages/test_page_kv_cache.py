@@ -142,3 +142,18 @@ def test_deep_dive_charts_ask_for_their_margins():
     new = {"kv_stream_errors", "kv_stream_positions", "kv_stream_scores", "kv_sink_mass", "kv_sink_errors"}
     assert new <= set(keys)
     assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_argmax_section_counts_agreeing_steps_per_mode(lang):
+    """Issue 33 item 16: one line per cache mode, its agreeing steps and its largest error, read off the view."""
+    from posviz.lab import kv_cache
+
+    at = open_page("kv_cache", lang)
+    assert "kv_argmax" in charts(at)
+    r = kv_cache.argmax_check(24, 8)
+    lines = [m.value for m in at.markdown if m.value.startswith("- **")]
+    for mode in kv_cache.MODES:
+        want = text.get(lang, "kv_cache.argmax.line", mode=text.get(lang, f"w.kv_modes.{mode}"), k=r["agreed"][mode],
+                        n=16, err=f"{r['max_error'][mode]:.2g}")
+        assert any(want in block for block in lines), want

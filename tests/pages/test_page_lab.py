@@ -196,3 +196,22 @@ def test_packing_charts_ask_for_their_margins():
     keys = list(charts(at))
     assert {"lab_pack_attn", "lab_pack_attn_chosen", "lab_pack_diff", "lab_pack_err", "lab_pack_summary"} <= set(keys)
     assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pad_label_toggle_moves_the_loss_only_when_pads_are_scored(lang):
+    """Issue 33 item 17: ignore_index on: the loss with 4 pads is the loss with none; off: it moves."""
+    from posviz.views import lab as view
+
+    side = text.get(lang, "lab.loss.side.left")
+    curve = view.pad_loss(text.get(lang, "lab.default_a"), padding_side="left", name=text.get(lang, "w.lab_a"))
+    at = open_page("lab", lang)
+    assert "lab_loss" in charts(at)
+    flat = text.get(lang, "lab.loss.ignored.flat", k=4, now=f"{curve['ignored'][4]:.4f}",
+                    base=f"{curve['ignored'][0]:.4f}", side=side)
+    assert curve["ignored"][4] == curve["ignored"][0] and any(m.value == flat for m in at.markdown)
+    at = open_page("lab", lang, lab_ignore="false")
+    k = curve["kept"]
+    moves = text.get(lang, "lab.loss.kept.moves", k=4, now=f"{k[4]:.4f}", base=f"{k[0]:.4f}", lo=f"{min(k):.4f}",
+                     hi=f"{max(k):.4f}", side=side)
+    assert k[4] != k[0] and any(m.value == moves for m in at.markdown)

@@ -136,3 +136,14 @@ def test_alibi_without_a_mask_is_not_called_a_bag_of_words(lang):
     assert any(text.get(lang, "overview.verdict.this", d="x", order="y")[:10] in b for b in boxes)
     at = open_page("overview", lang)                                       # NoPE without a mask: the bag
     assert any(b.value == bag for b in at.success)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bare_integer_position_gives_the_layer_m_times_n(lang):
+    """Issue 33 item 15: the score of positions m and n grows with m·n: along Δ = 0 it goes from 1 to 1 + 47²."""
+    from harness.apptest import charts
+
+    at = open_page("overview", lang)
+    assert {"ov_int_map", "ov_int_lines"} <= set(charts(at))
+    want = text.get(lang, "overview.int.result", first="1", last=f"{1 + 47 ** 2:.3g}", m=47, r="0.94")
+    assert any(m.value == want for m in at.markdown)

@@ -216,3 +216,17 @@ def test_articles_cited_by_title_and_chinese_wording():
             assert not re.search(r"\bseed\s*0\d\d|种子文章|seed article", s, re.I), key
             if lang == "zh":
                 assert not re.search(r"因果 ?mask|causal mask|对半", s), key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_linear_layer_can_read_the_offset_rope_forces_it(lang):
+    """Issue 33 item 14: score(m, n) through random W_Q, W_K, sinusoidal against RoPE, the verdict from r."""
+    from harness.apptest import charts
+
+    for method, weights, word in (("sinusoidal", "random", "absolute"), ("sinusoidal", "identity", "relative"),
+                                  ("rope", "random", "relative")):
+        at = open_page("sinusoidal", lang, sin_lin_method=method, sin_lin_weights=weights)
+        assert_clean(at)
+        assert {"sin_lin_map", "sin_lin_lines"} <= set(charts(at))
+        start = all_text.get(lang, f"sinusoidal.lin.{method}.{word}", r="X").split("X")[1][:12]
+        assert any(start in m.value for m in at.markdown), (method, weights)

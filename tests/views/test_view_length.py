@@ -389,11 +389,13 @@ def test_the_literature_says_what_ntk_and_yarn_do_to_our_pairs():
     assert sc["ratios"]["rope_ntk"] == pytest.approx(ntk, rel=1e-5)
     assert sc["ratios"]["rope_ntk"][:3] == pytest.approx([1, 0.743, 0.552], abs=5e-4)
     assert sc["ratios"]["rope_yarn"][:3] == pytest.approx([1, 0.708, 0.417], abs=5e-4)
-    assert sc["ratios"]["rope_yarn"][-1] == pytest.approx(1 / 8) and sc["ratios"]["rope_ntk"][-1] == pytest.approx(1 / 8)
+    assert sc["ratios"]["rope_yarn"][-1] == pytest.approx(1 / 8)
+    assert sc["ratios"]["rope_ntk"][-1] == pytest.approx(1 / 8)
     assert sc["kept"] == {"rope_ntk": 1, "rope_yarn": 1}
     lit = view.literature()
     assert lit["ntk_kept"] == lit["yarn_kept"] == ("length.lit.kept_one", {})
-    assert lit["scaled"][1]["ntk_first"] == "1 / 0.743 / 0.552" and lit["scaled"][1]["yarn_first"] == "1 / 0.708 / 0.417"
+    assert lit["scaled"][1]["ntk_first"] == "1 / 0.743 / 0.552"
+    assert lit["scaled"][1]["yarn_first"] == "1 / 0.708 / 0.417"
     for lang in ("en", "zh"):
         clauses = {k: text.get(lang, key, **p) for k, (key, p) in lit.items()}
         para = text.get(lang, "length.literature", **view.t5_far(), **clauses)
