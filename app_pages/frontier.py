@@ -72,7 +72,7 @@ def mla_layout(key):
     """MLA's split of q and k, and what one token leaves in the cache."""
     m = view.mla_model(key)
     c = m["cache"]
-    ui.diagram(ui.t("frontier.mla.diagram", name=m["name"], nope=m["nope"], rope=m["rope"], latent=m["latent"],
+    st.markdown(ui.t("frontier.mla.diagram", name=m["name"], nope=m["nope"], rope=m["rope"], latent=m["latent"],
                     heads=m["heads"], mla=c["mla"]))
     st.subheader(ui.t("frontier.cache.title"))
     rows = [(ui.t("frontier.cache.mla"), c["latent"], c["rope"]),
@@ -102,8 +102,13 @@ def absorbing():
 
 
 def softmax_scale(key):
-    """The softmax scale of the model's MLA layers, YaRN's mscale included."""
+    """The softmax scale of the model's MLA layers, YaRN's mscale included, and every MLA model's beside it."""
     st.subheader(ui.t("frontier.scale.title"))
+    col = ui.labels("frontier.scale.col", "model", "factor", "mad", "plain", "m2", "scale")
+    with st.container(key="frontier_scale"):
+        ui.table([{col["model"]: r["name"], col["factor"]: f"{r['factor']:g}", col["mad"]: f"{r['mad']:g}",
+                   col["plain"]: f"{r['plain']:.4f}", col["m2"]: f"{r['m2']:.3f}", col["scale"]: f"{r['scale']:.4f}"}
+                  for r in view.mla_scales()], static=True)
     m = view.mla_model(key)
     s, p = m["scale"], m["rope_parameters"]
     if s["factor"] == 1.0:

@@ -190,7 +190,7 @@ with ui.guard():
 argmax_section(setup)
 
 st.subheader(ui.t("kv_cache.diagram.title"))
-ui.diagram(ui.t("kv_cache.diagram"))
+st.markdown(ui.t("kv_cache.diagram"))
 st.markdown(ui.t("kv_cache.advice"))
 stream_section(setup)
 sinks_section(L, setup)

@@ -79,7 +79,7 @@ def summary(sent_a, sent_b, settings, method, layout, scheme, bugs):
         table = view.summary(sent_a, sent_b, **settings)
         selected = view.selected_cells(method, layout, scheme, bugs)
         rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
-        for col, part, suffix in zip(st.columns([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
+        for col, part, suffix in zip(ui.panels([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
             with col:
                 ui.plot(figs.summary_heatmap, table[part]["err"], table[part]["status"], rows,
                         [ui.t(f"lab.col.{b or s}") for s, b in table[part]["cols"]], selected=selected[part],

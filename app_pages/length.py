@@ -87,7 +87,7 @@ def maps_section(box, model, run, long_len, layer, head, target, alias_list):
             overlay = alias_list if model == "rope" else ()
             lab = {"x": "length.x_key", "y": "length.y_query", "block_max": "length.block_max",   # text keys
                    "aliases": ("length.alias_lines", {"t": target}), "target": ("length.alias_target", {"t": target})}
-            pair, c = view.maps(model, train_len, long_len, layer, head, run), st.columns(2)
+            pair, c = view.maps(model, train_len, long_len, layer, head, run), ui.panels(2)
             with c[0]:
                 ui.plot(figs.attention_map, pair["short"], key="len_maps",
                         labels=ui.labels(**lab, title=("length.map_short", {"n": train_len})))

@@ -63,7 +63,7 @@ def frequency_use():
     st.markdown(ui.t("lenf.freq_intro"))
     run = ui.select("lenf_run", tuple(info["seeds"]), info["seeds"][0])
     use = view.pair_use(run)
-    c = st.columns(2)
+    c = ui.panels(2)
     for k, (col, region) in enumerate(zip(c, ("seen", "unseen"))):
         with col:
             ui.plot(figs.share_map, use["shares"][k], [f"{h} · Δ {o} · {w:.2f}" for h, o, w in

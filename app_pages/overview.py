@@ -86,7 +86,7 @@ def integer_scores():
     seed = ui.slider("ov_int_seed", 0, 99, 0, col=c[1])
     with ui.guard():
         sc = view.offset_scores("integer", weights, seed)
-        c = st.columns(2)
+        c = ui.panels(2)
         with c[0]:
             ui.plot(figs.score_map, sc["scores"], key="ov_int_map",
                     labels=ui.labels("overview.fig.score", "x", "y", "value", title="overview.int.fig"))

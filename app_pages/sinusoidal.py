@@ -125,7 +125,7 @@ def read_offset(D, base):
     seed = ui.slider("sin_lin_seed", 0, 99, 0, col=c[2])
     with ui.guard():
         sc = ov_view.offset_scores(method, weights, seed, D, base)
-        c = st.columns(2)
+        c = ui.panels(2)
         with c[0]:
             ui.plot(ov_figs.score_map, sc["scores"], key="sin_lin_map",
                     labels=ui.labels("overview.fig.score", "x", "y", "value", title=f"sinusoidal.lin.fig.{method}"))

@@ -66,8 +66,12 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
         notes.append({"text": escape(labels.get("prefill", "prefill")), "showarrow": False, "x": -0.5,
                       "xanchor": "left", "xref": "x", "y": 1, "yanchor": "top", "yref": "y domain"})
     yaxis = {"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]}
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=shapes,
-                                     annotations=notes, xaxis={"range": [-0.5, len(x) - 0.5]}, yaxis=yaxis))
+    # the legend at the bottom of the figure, a row per entry as a phone wraps them: under a short plot a legend
+    # placed by plot heights ran into the x-axis title
+    return figure(data, style.layout(labels, height=height + 26 * len(data), legend_at="bottom",
+                                     legend_rows=len(data), margin={**style.TIGHT, "b": 70 + 26 * len(data)},
+                                     shapes=shapes, annotations=notes, xaxis={"range": [-0.5, len(x) - 0.5]},
+                                     yaxis=yaxis))
 
 
 def positions_figure(query_positions, key_positions, *, labels, height=520):
@@ -94,7 +98,9 @@ def positions_figure(query_positions, key_positions, *, labels, height=520):
     for tr in data:
         if tr["line"]["color"] is None:
             del tr["line"]["color"]
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT))
+    rows = len(key_positions)
+    return figure(data, style.layout(labels, height=height + 26 * rows, legend_at="bottom", legend_rows=rows,
+                                     margin={**style.TIGHT, "b": 70 + 26 * rows}))
 
 
 def sink_score_figure(scores, *, first_evict, labels, height=420):
@@ -156,4 +162,6 @@ def argmax_figure(steps, errors, agree, *, labels, floor=FLOOR, height=520):
         data.append({"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": escape(labels[key]),
                      "marker": {"symbol": symbol, "size": 12, "color": "#333333", "line": {"width": 2.5}}})
     yaxis = {"type": "log", "exponentformat": "power", "range": [np.log10(floor) - 0.5, 1]}
-    return figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, yaxis=yaxis))
+    rows = len(data)
+    return figure(data, style.layout(labels, height=height + 26 * rows, legend_at="bottom", legend_rows=rows,
+                                     margin={**style.TIGHT, "b": 70 + 26 * rows}, yaxis=yaxis))

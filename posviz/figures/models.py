@@ -25,6 +25,27 @@ MODEL_COLORS = (style.PALETTE[0], style.PALETTE[3], style.PALETTE[2], style.PALE
 _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
+LABEL_BAND = 0.42        # of each row's height: the row's name, above its strip (the strip takes the rest)
+ROW_PX = 56              # px per labelled row
+
+
+def _labelled_rows(z, text, names):
+    """Rows with their names written above them, inside the plot, instead of as y tick labels (which took most of a
+    phone's width and left the cells a few px wide): z [R, n] -> (heatmap keys: z [2R, n] with an empty band above
+    each row, its text, y edges; the annotations naming the rows; the y axis; the centre of each row's strip)."""
+    rows, n = np.shape(z)
+    zz = np.full((2 * rows, n), np.nan, dtype=np.float32)
+    zz[1::2] = z
+    tt = [["" for _ in range(n)] for _ in range(2 * rows)]
+    tt[1::2] = text
+    edges = [y for r in range(rows) for y in (r, r + LABEL_BAND)] + [rows]
+    notes = [{"text": style.escape(name), "x": 0, "xref": "paper", "xanchor": "left", "y": r + LABEL_BAND / 2,
+              "yref": "y", "yanchor": "middle", "showarrow": False} for r, name in enumerate(names)]
+    yaxis = {"showgrid": False, "showticklabels": False, "ticks": "", "zeroline": False, "autorange": "reversed"}
+    centres = [r + (1 + LABEL_BAND) / 2 for r in range(rows)]
+    return {"z": zz, "text": tt, "y": edges}, notes, yaxis, centres
+
+
 def layer_strip_figure(strips, names, *, labels, height=None, marks=None, windows=None):
     """One row per model, one cell per layer, coloured by what the layer does with positions.
 
@@ -50,22 +71,22 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
     scale = []
     for i, c in enumerate(STRIP):
         scale += [[i / k, STRIP_COLORS[c]], [(i + 1) / k, STRIP_COLORS[c]]]
-    data = [{"type": "heatmap", "name": "", "z": z[::-1], "x": np.arange(n), "y": list(names)[::-1], "text": text[::-1],
-             "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale, "showscale": False, "xgap": 1, "ygap": 4,
-             "hovertemplate": "%{y}<br>%{x}: %{text}<extra></extra>"}]
+    cells, notes, yaxis, centres = _labelled_rows(z, text, names)
+    data = [{"type": "heatmap", "name": "", **cells, "x": np.arange(n), "customdata": _row_names(names, n),
+             "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale, "showscale": False, "xgap": 1,
+             "hovertemplate": "%{customdata}<br>%{x}: %{text}<extra></extra>"}]
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
               "marker": {"size": 12, "symbol": "square", "color": STRIP_COLORS[c]}}   # legend entries (a heatmap
              for c in STRIP if any(c in s for s in strips)]                            # has none of its own)
-    rows = list(names)
     for mark in MARK_SYMBOLS:
-        xy = [(i, rows[r]) for r, ms in enumerate(marks or []) for i, m in enumerate(ms) if m == mark]
+        xy = [(i, centres[r]) for r, ms in enumerate(marks or []) for i, m in enumerate(ms) if m == mark]
         if xy:
             data.append({"type": "scatter", "x": [x for x, _ in xy], "y": [y for _, y in xy], "mode": "markers",
                          "name": labels[mark], "hoverinfo": "skip",
                          "marker": MARKERS[mark]})
-    height = height or 260 + 46 * len(strips)
-    lay = style.layout(labels, height=height, **PLACES, margin={"b": STRIP_BOTTOM}, xaxis={"showgrid": False},
-                       yaxis={"automargin": True, "showgrid": False})
+    height = height or 214 + ROW_PX * len(strips)
+    lay = style.layout(labels, height=height, **PLACES, margin={"b": STRIP_BOTTOM, "l": 20}, xaxis={"showgrid": False},
+                       yaxis=yaxis, annotations=notes)
     lay["legend"]["y"] = -STRIP_LEGEND_GAP / max(20, height - lay["margin"]["t"] - STRIP_BOTTOM)   # px, not a share
     return style.figure(data, lay)
 
@@ -116,15 +137,21 @@ def decay_compare_figure(distances, curves, *, labels, height=500):
 def rotated_dims_figure(masks, names, *, labels, height=None):
     """Which of a head's D dims rotate, one row per reading: masks [[bool per dim]], names the rows;
     labels: title, x, "rotated", "still" (the two colours' names)."""
-    z = np.asarray(masks, dtype=np.float32)[::-1]
+    z = np.asarray(masks, dtype=np.float32)
     scale = [[0, "#E8E8E8"], [0.5, "#E8E8E8"], [0.5, style.PALETTE[3]], [1, style.PALETTE[3]]]
     text = [[labels["rotated"] if v else labels["still"] for v in row] for row in z]
-    data = [{"type": "heatmap", "z": z, "x": np.arange(z.shape[1]), "y": list(names)[::-1], "text": text,
-             "zmin": 0, "zmax": 1, "colorscale": scale, "showscale": False, "ygap": 6,
-             "hovertemplate": "%{y}<br>dim %{x}: %{text}<extra></extra>"}]
+    cells, notes, yaxis, _ = _labelled_rows(z, text, names)
+    data = [{"type": "heatmap", **cells, "x": np.arange(z.shape[1]), "customdata": _row_names(names, z.shape[1]),
+             "zmin": 0, "zmax": 1, "colorscale": scale, "showscale": False,
+             "hovertemplate": "%{customdata}<br>dim %{x}: %{text}<extra></extra>"}]
     data += [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": labels[c], "showlegend": True,
               "marker": {"size": 12, "symbol": "square", "color": color}}
              for c, color in (("rotated", style.PALETTE[3]), ("still", "#E8E8E8"))]
-    lay = style.layout(labels, height=height or 260, **PLACES, xaxis={"showgrid": False},
-                       yaxis={"automargin": True, "showgrid": False})
+    lay = style.layout(labels, height=height or 330, **PLACES, margin={"l": 20}, xaxis={"showgrid": False},
+                       yaxis=yaxis, annotations=notes)
     return style.figure(data, lay)
+
+
+def _row_names(names, n):
+    """Each cell's row name, for the hover (the rows' edges are numbers now): [2R, n], empty above each row."""
+    return [[name] * n for row in names for name in ("", style.escape(row))]

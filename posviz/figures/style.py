@@ -265,6 +265,8 @@ def presentation(fig):
     if fig.layout.polar is not None:
         fig.update_polars(radialaxis_tickfont_size=PRESENT_MIN, angularaxis_tickfont_size=PRESENT_MIN)
     for tr in fig.data:
+        if getattr(tr, "type", None) == "heatmap" and tr.texttemplate:    # numbers in the cells: projector-sized too
+            tr.update(textfont=dict(size=max(tr.textfont.size or 0, PRESENT_MIN)))
         if getattr(tr, "type", None) == "scatter":
             width = (tr.line.width or 2) if tr.line is not None else 2
             tr.update(line=dict(width=max(3.5, width * 1.8)))

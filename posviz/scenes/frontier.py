@@ -21,5 +21,5 @@ SCENES = {"frontier": [
     _scene("interleaved", "frontier_wave", **{**_SEQ, "frontier_model": "qwen3_vl"}),
     _scene("cache", "frontier_cache", frontier_mla="deepseek_v3"),
     _scene("absorb", "frontier_absorb", frontier_mla="deepseek_v3"),
-    _scene("scale", "frontier_mla", frontier_mla="kimi_k2"),
+    _scene("scale", "frontier_scale", frontier_mla="kimi_k2"),
 ]}

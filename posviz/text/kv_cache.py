@@ -118,12 +118,12 @@ EN = {
     "kv_cache.fig.pos.note": "Dashed: the position the query is rotated by. Only \"correct\" keeps keys on y = s with the query at the last slot.",
     "kv_cache.diagram.title": "The picture of “Same words, different order…” §10",
     "kv_cache.diagram": (
-        "prefill positions: 0 1 2 3  ─► rotate each K by its own R(p) ─► cache length 4\n"
-        "decode position:   4        ─► rotate q4, k4 by R(4)       ─► append k4\n"
-        "decode position:   5        ─► rotate q5, k5 by R(5)       ─► append k5\n"
-        "\n"
-        "wrong A: every new token uses R(0)\n"
-        "wrong B: the cached K are rotated again at every step"),
+        "| step | positions | rotate | cache |\n|---|---|---|---|\n"
+        "| prefill | 0 1 2 3 | each K by its own R(p) | length 4 |\n"
+        "| decode | 4 | q₄, k₄ by R(4) | append k₄ |\n"
+        "| decode | 5 | q₅, k₅ by R(5) | append k₅ |\n\n"
+        "- **wrong A**: every new token uses R(0)\n"
+        "- **wrong B**: the cached K are rotated again at every step"),
     "kv_cache.code.title": "The correct decode step (“Same words, different order…” §10)",
     "kv_cache.advice": (
         "**Test advice.** Turn off dropout and compare the full causal forward with prefill + step decoding at "
@@ -343,12 +343,12 @@ ZH = {
     "kv_cache.fig.pos.note": "虚线：Query 所用的旋转位置。只有“正确”方式让 Key 落在 y = s 上，且 Query 位于最后一个槽位。",
     "kv_cache.diagram.title": "《词相同但顺序不同…》§10 的示意图",
     "kv_cache.diagram": (
-        "prefill 位置: 0 1 2 3 ─► 各自旋转 K ─► cache length 4\n"
-        "decode 新位置: 4       ─► R(4) 旋转 q4,k4 ─► append k4\n"
-        "decode 新位置: 5       ─► R(5) 旋转 q5,k5 ─► append k5\n"
-        "\n"
-        "错误做法 A：每步新 token 都使用 R(0)\n"
-        "错误做法 B：cache 中历史 K 在每步又旋转一次"),
+        "| 步骤 | 位置 | 旋转 | cache |\n|---|---|---|---|\n"
+        "| prefill | 0 1 2 3 | 每个 K 用自己的 R(p) | 长度 4 |\n"
+        "| decode | 4 | q₄、k₄ 用 R(4) | 追加 k₄ |\n"
+        "| decode | 5 | q₅、k₅ 用 R(5) | 追加 k₅ |\n\n"
+        "- **错误做法 A**：每步新 token 都使用 R(0)\n"
+        "- **错误做法 B**：cache 中历史 K 在每步又旋转一次"),
     "kv_cache.code.title": "正确的解码步（《词相同但顺序不同…》§10）",
     "kv_cache.advice": (
         "**测试建议。** 关闭 dropout，逐位置比较完整因果前向与“prefill + 逐 token 解码”的**所有位置**输出"

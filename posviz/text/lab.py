@@ -543,7 +543,7 @@ ZH = {
     "lab.pack.mask.causal": "**整行一个因果掩码**：B 的 Query 也看得到 A 的 Key——文档互相泄漏，无论哪种方法，NoPE 也不例外。重置 id 并不能遮住 Key，只有 mask 能。",
     "lab.pack.cp.sliced": "**{r} 个上下文并行 rank，id 从整行切片**：每个 rank 用自己那段 token 在整行中的 id 旋转，再收集其他 rank 的 Key 和 Value——与单卡的数值相同。",
     "lab.pack.cp.restart": "**{r} 个上下文并行 rank，各自从 0 开始**：把自己那段编号为 0、1、……的 rank 给了 token 并不属于它们的位置；它们与其余 token 之间的每个分数都变了（RoPE、T5、ALiBi 与绝对方法都一样；NoPE 没有可错的位置）。",
-    "lab.pack.oor": "这种设置需要的位置（{hi}）在 M = {m} 行的可学习表中没有对应的行：模型拒绝计算而不是回绕——这就是硬边界。增大 M 或换一种 id。",
+    "lab.pack.oor": "这种设置需要的位置（{hi}）在 M = {m} 行的学习式位置表中没有对应的行：模型拒绝计算而不是回绕——这就是硬边界。增大 M 或换一种 id。",
     "lab.pack.metric": "打包 token 上的最大误差",
     "lab.pack.fig.correct": "每篇文档单独运行",
     "lab.pack.fig.chosen": "打包后的一行（所选）",
@@ -561,7 +561,7 @@ ZH = {
     "lab.pack.summary.note": (
         "每个格子对一种方法、一种设置把 A 和 B 打包（因果），报告任一 token 与其文档单独运行相比的最大输出误差（对数着色）。"
         "每段重置配块对角因果掩码对每种方法都精确；整行一个因果掩码对每种方法都泄漏；全局连续、原文坐标和从 0 开始的 id 只伤害绝对方法"
-        "（“越界”：超出可学习表）；从 0 重置的 rank 伤害所有用到位置的方法。描边的格子是你当前的选择。"),
+        "（“越界”：超出学习式位置表）；从 0 重置的 rank 伤害所有用到位置的方法。描边的格子是你当前的选择。"),
     "w.lab_pack_ids": "打包行的 position id",
     "w.lab_pack_ids.help": "打包流水线喂给模型的 id。上表列出了每种契约。",
     "w.lab_pack_ids.reset": "每段重置 ✓",

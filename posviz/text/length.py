@@ -20,7 +20,7 @@ _VARIANTS_EN = {
 _VARIANTS_ZH = {
     "nope": "NoPE（不加位置）",
     "sinusoidal": "正弦（绝对）",
-    "learned": "学习式表（63 之后 N/A）",
+    "learned": "学习式表（位置 63 之后没有行）",
     "learned_clamp": "学习式，越界用最后一行",
     "rope": "RoPE",
     "rope_pi": "RoPE + PI（线性插值）",
@@ -45,7 +45,7 @@ _NAMES_EN = {
     "short_rope": "RoPE, marker always at 4", "shift_rope": "RoPE, marker anywhere",
 }
 _NAMES_ZH = {
-    "nope": "NoPE", "sinusoidal": "正弦", "learned": "学习式表（63 之后 N/A）",
+    "nope": "NoPE", "sinusoidal": "正弦", "learned": "学习式表（位置 63 之后没有行）",
     "learned_clamp": "学习式，越界用最后一行", "learned_mod": "学习式，取第 p mod 64 行",
     "learned_grow": "学习式，表扩到 256 行", "rope": "RoPE（2 层）", "rope_pi": "RoPE + PI（s = 8）",
     "rope_ntk": "RoPE + NTK-aware（s = 8）", "rope_yarn": "RoPE + YaRN（s = 8）", "alibi": "ALiBi", "t5": "T5 偏置",

@@ -73,7 +73,7 @@ EN = {
     "relative.shaw.md": (
         "Shaw et al. keep a table of 2k + 1 learned vectors per layer, one for each distance from −k to k, "
         "and add the row **clip(j − i, −k, k) + k** on the key side of every pair: "
-        "e_ij = q_i · (k_j + a_ij) / √d (and a second table on the value side). Two tokens 5 or 500 steps "
+        "e_ij = q_i · (k_j + a_ij) / √d (and a second table in the weighted sum of the values). Two tokens 5 or 500 steps "
         "apart look the same once the distance exceeds k: the left panel shows which row each pair reads, "
         "the right panel how many steps of distance the clipping throws away. Shaw's paper indexes the table by "
         "**j − i** (key minus query), the mirror image of the i − j of the articles and of every other panel: a key "
@@ -316,7 +316,7 @@ ZH = {
     "relative.h.shaw": "2 · Shaw 等人 2018：每个截断距离一个可学习向量",
     "relative.shaw.md": (
         "Shaw 等人在每层保存一张 2k + 1 行的可学习向量表，对应距离 −k…k，并在每一对的 Key 一侧加上第 "
-        "**clip(j − i, −k, k) + k** 行：e_ij = q_i · (k_j + a_ij) / √d（值一侧还有第二张表）。"
+        "**clip(j − i, −k, k) + k** 行：e_ij = q_i · (k_j + a_ij) / √d（计算 Value 的加权和时还有第二张表）。"
         "距离一旦超过 k，相隔 5 步和相隔 500 步看起来一模一样：左图是每一对读哪一行，右图是截断丢掉了多少步距离。"
         "Shaw 的论文按 **j − i**（Key 减 Query）给表编号，正好是文章和其他各图所用 i − j 的镜像：在 Query 之前 3 步的 Key"
         "（i − j = 3）读第 k − 3 行，所以这里的颜色与第 6 节方向相反——第 6 节画的是 clip(i − j, −k, k)，同一种截断，用文章的符号。"
@@ -402,7 +402,7 @@ ZH = {
         "同样的 L × S 个配对，四种看法。三张距离图共用**同一个**发散色标（单位：token，0 = 白色）："
         "精确距离、Shaw 截断表还能分辨的距离、T5 分桶还能分辨的距离（每一对换成它所在桶里最接近 0 的距离）。"
         "哪里变成一片平色，哪里的距离信息就没了。ALiBi 的偏置单位是 logit 而不是 token，所以用自己的色标"
-        "（仍然 0 = 白色）：它从不变平，而是一直增长。相对位置编码对整体平移天然不敏感，通常也比可学习的绝对位置表"
+        "（仍然 0 = 白色）：它从不变平，而是一直增长。相对位置编码对整体平移天然不敏感，通常也比学习式绝对位置表"
         "更容易伸到长序列——但“更容易”不等于“一定行”：真外推到底行不行，还得看距离怎么截断、怎么分桶、"
         "训练时见过多长（Kazemnejad 等人 2023）。"
     ),

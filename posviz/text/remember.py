@@ -127,7 +127,7 @@ ZH = {
     "remember.closing.source": "《位置编码》结尾一节",
     "remember.closing.1.title": "绝对位置：给每个位置一个坐标",
     "remember.closing.1.text": (
-        "对位置的理解，从“给每个词贴个序号”挪到了“让 attention 感知词与词之间的距离”。正弦波和可学习编码，"
+        "对位置的理解，从“给每个词贴个序号”挪到了“让 attention 感知词与词之间的距离”。正弦波和学习式编码，"
         "把位置当作**绝对坐标**加进向量。"),
     "remember.closing.1.look": "每个位置一张指纹；点积只看位移却不是距离尺；训练长度处是一堵墙。",
     "remember.closing.2.title": "相对位置：直接编码距离",

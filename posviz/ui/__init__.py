@@ -9,11 +9,11 @@ Imports posviz.views (its cache), figures, text and scenes.
 """
 from posviz.ui.frame import lang, page, present, t
 from posviz.ui.labels import labels
-from posviz.ui.plotting import diagram, explain, formulas, guard, plot, table
+from posviz.ui.plotting import diagram, explain, formulas, guard, panels, plot, table
 from posviz.ui.scenes import header
 from posviz.ui.sections import section
 from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
 
 __all__ = ["header", "section", "lang", "page", "present", "t", "labels", "diagram", "explain", "formulas", "guard",
-           "plot", "table", "more", "multiselect", "number", "radio", "select", "select_slider", "slider",
+           "panels", "plot", "table", "more", "multiselect", "number", "radio", "select", "select_slider", "slider",
            "text_input", "toggle"]

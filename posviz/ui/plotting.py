@@ -131,6 +131,15 @@ def table(data, static=False, wrap=False, **kw):
         st.dataframe(arrow, hide_index=True, **kw)
 
 
+def panels(spec, **kw):
+    """Places for figures drawn side by side: st.columns(spec) on a screen; in lecture mode one under the other,
+    each the page's width (beside a scene's narration panel two charts got a third of the projector each: titles
+    cut, x ticks colliding, 10-12 px cell values)."""
+    if present():
+        return [st.container() for _ in range(spec if isinstance(spec, int) else len(spec))]
+    return st.columns(spec, **kw)
+
+
 def diagram(text):
     """A plain-text diagram (box-drawing arrows) in a fixed-width font, its lines kept whole (a phone
     scrolls it sideways). Drawn as st.text, styled by frame's stylesheet: an st.code block would load

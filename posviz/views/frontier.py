@@ -143,6 +143,20 @@ def angles(model, n_text, image, frames, video, fps=2.0):
 
 
 # ---------------------------------------------------------------- MLA
+@cached
+def mla_scales():
+    """The softmax scale of every MLA model, one row each: name, YaRN factor (1: none), mscale_all_dim, 1/√d_qk,
+    m² and the scale (mla_model's numbers) -> [dict]."""
+    out = []
+    for key in MLA_MODELS:
+        m = mla_model(key)
+        p = m["rope_parameters"]
+        out.append({"name": m["name"], "factor": float(p.get("factor") or 1.0),
+                     "mad": float(p.get("mscale_all_dim") or 0.0), "plain": m["scale"]["plain"],
+                     "m2": m["scale"]["factor"], "scale": m["scale"]["scale"]})
+    return out
+
+
 @cached(max_entries=16)
 def mla_model(model):
     """One MLA model: name, source, widths, cache per token and layer (and over all layers, in BF16 bytes),

@@ -1,7 +1,8 @@
 """In view after every scene (issue 26 items 12-14), measured in Chromium: at 1280x720 in lecture mode and on a
 390x844 phone, in Chinese (the taller narrations), each scene leaves its narration and the thing it talks about
 on screen together: the narration whole and readable, the figure whole with its legend (a checks step: its
-heading and PASS/FAIL badge), clear of the app header and of the narration.
+heading and PASS/FAIL badge), clear of the app header and of the narration; in lecture mode every number the
+narration quotes that the page shows is on that screen, at least 22 px (issue 33 items 3, 4).
 
 Also: the share link after a scene and a later widget change reopens exactly that view (item 17), in the real
 browser, whose frontend writes bound widgets into the URL.
@@ -36,12 +37,78 @@ MEASURE_JS = """(key) => {
   return {vh: innerHeight, vw: innerWidth, header: box(header) ? box(header).bottom : 0,
     say: box(say), sayWhole: pin ? pin.scrollHeight <= pin.clientHeight + 1 : null,
     sayText: say ? say.innerText : '', target: box(el),
-    legend: el ? box(el.querySelector('.legend')) : null,
+    legend: el ? box(el.querySelector('.legend')) : null, svg: el ? box(el.querySelector('.main-svg')) : null,
     heading: el ? box(el.querySelector('h4')) : null,
     badge: el ? box(el.querySelector('h4 .stMarkdownBadge')) : null,
     badgePx: el && el.querySelector('h4 .stMarkdownBadge')
       ? parseFloat(getComputedStyle(el.querySelector('h4 .stMarkdownBadge')).fontSize) : null};
 }"""
+
+
+# Issue 33 items 3 and 4: the numbers a narration quotes, and where the page shows them. A number of the narration
+# that the page's text shows somewhere (outside the narration and the widgets; the values the scene sets are the
+# widgets' and are left out) must be on the screen the scene lands on, and in lecture mode at least 22 px there.
+# Text in plotly's SVG counts (its screen size: font size times the SVG's scale).
+NUMBERS_JS = r"""(settings) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const say = main.querySelector('.st-key-scene_say'), pin = say && say.parentElement;
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const hb = header ? header.getBoundingClientRect().bottom : 0;
+  const sr = pin ? pin.getBoundingClientRect() : null;
+  const side = Boolean(sr) && sr.width < 0.8 * innerWidth;
+  const top = side || !sr ? hb : Math.max(hb, sr.bottom), right = side ? sr.left : innerWidth;
+  const re = /\d+(?:[.,\u2009\u202f ]\d+)*/g;
+  const norm = (s) => s.replace(/[,\u2009\u202f ](?=\d{3}(?!\d))/g, '').replace(/[\u2009\u202f ]/g, ' ');
+  const tokens = (s) => (s.match(re) || []).flatMap((t) => norm(t).split(' ')).filter((t) =>
+    t.length > 1 && !/^(199\d|20[0-2]\d)$/.test(t));
+  const body = say ? say.innerText.split('—').slice(1).join('—') : '';
+  const want = [...new Set(tokens(body))].filter((n) => !settings.includes(n));   // the scene's own settings
+  const widgets = '[data-testid="stSlider"], [data-testid="stSelectbox"], [data-testid="stRadio"], ' +
+    '[data-testid="stMultiSelect"], [data-testid="stNumberInput"], [data-testid="stCheckbox"], ' +
+    '[data-testid="stTextInput"], [data-testid="stWidgetLabel"], .st-key-scenes_nav';
+  const found = {};
+  const note = (text, rect, px, widget) => tokens(text).forEach((n) => {
+    if (!want.includes(n)) return;
+    const f = found[n] || (found[n] = {elsewhere: false, inview: false, px: 0, dy: null});
+    if (!widget) f.elsewhere = true;
+    const vis = rect.bottom > top + 2 && rect.top < innerHeight - 2 && rect.right > 0 && rect.left < right - 2;
+    if (vis) { f.inview = true; f.px = Math.max(f.px, px); }
+    else if (!widget && (f.dy === null || Math.abs(rect.top - top) < Math.abs(f.dy))) f.dy = Math.round(rect.top - top);
+  });
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if ((pin && pin.contains(t)) || !t.textContent.trim()) continue;
+    const el = t.parentElement, cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none' || parseFloat(cs.opacity) === 0) continue;
+    const r = document.createRange(); r.selectNodeContents(t);
+    const rects = Array.from(r.getClientRects()).filter((x) => x.width && x.height);
+    if (!rects.length) continue;
+    let px = parseFloat(cs.fontSize);
+    if (el instanceof SVGElement && el.getScreenCTM) px *= el.getScreenCTM().a;
+    const widget = Boolean(el.closest(widgets));
+    rects.forEach((rc) => note(t.textContent, rc, px, widget));
+  }
+  return want.map((n) => ({n, ...(found[n] || {elsewhere: false, inview: false, px: 0, dy: null})}));
+}"""
+
+
+def _settings(sc):
+    """The numbers a scene sets (its widgets show them), as NUMBERS_JS compares them."""
+    out = set()
+    for v in sc["values"].values():
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if isinstance(x, (int, float)) and not isinstance(x, bool):
+                out.add(f"{x:g}" if isinstance(x, float) else str(x))
+    return sorted(out)
+
+
+def _number_problems(numbers, lecture):
+    bad = [f"{n['n']} is shown {n['dy']:+} px from the screen, not on it" for n in numbers
+           if n["elsewhere"] and not n["inview"]]
+    if lecture:
+        bad += [f"{n['n']} is {n['px']:.0f} px (a projector needs >= 22)" for n in numbers
+                if n["elsewhere"] and n["inview"] and n["px"] < 21.5]
+    return bad
 
 
 def _still(page, timeout=6.0):
@@ -83,6 +150,9 @@ def _problems(m, sc, lecture):
         return bad + [f"{sc['show']}: not on the page"]
     if not pinned_top and t["right"] > m["say"]["left"] + 1:
         bad.append(f"{sc['show']} runs under the narration panel ({t['right']:.0f} > {m['say']['left']:.0f})")
+    if not pinned_top and m["svg"] is not None and m["svg"]["right"] > m["say"]["left"] + 1:   # issue 33 item 6
+        bad.append(f"{sc['show']}'s plot is drawn under the narration panel ({m['svg']['right']:.0f} > "
+                   f"{m['say']['left']:.0f})")
     if sc["show"].startswith("chk_step"):                   # a step's box: its heading and badge, then the rest
         bad += _inside(m["heading"], top, vh, "step heading") + _inside(m["badge"], top, vh, "PASS/FAIL badge")
         if lecture and m["badgePx"] < 22:
@@ -116,6 +186,9 @@ def test_every_scene_shows_its_narration_and_its_figure_together(browser, app_ur
                 page.screenshot(path=os.path.join(SHOTS, f"{page_name}-{view}-s{i + 1}.png"))
             assert f"{i + 1}/{len(scenes.SCENES[page_name])}" in m["sayText"], (i + 1, m["sayText"][:80])
             report += [f"scene {i + 1} ({sc['show']}): {p}" for p in _problems(m, sc, view == "lecture")]
+            if view == "lecture":
+                numbers = page.evaluate(NUMBERS_JS, _settings(sc))
+                report += [f"scene {i + 1} ({sc['show']}): {p}" for p in _number_problems(numbers, True)]
     finally:
         page.close()
         ctx.close()

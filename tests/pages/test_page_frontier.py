@@ -18,9 +18,14 @@ def test_default_view(lang):
     assert figs[0]["layout"]["title"]["text"] == text.get(lang, "frontier.fig.ids.title")
     md = "\n".join(m.value for m in at.markdown)
     assert text.get(lang, "frontier.ids.summary", L=s["length"], next=s["next"]) in md
-    (table,) = markdown_tables(at)
+    table, scales = markdown_tables(at)        # the pairs per axis, the softmax scales (the MLA layout: a text)
     assert list(table.iloc[:, 1]) == ["16", "24", "24"]
-    assert "DeepSeek-V3" in at.text[0].value and "576" in at.text[0].value      # the MLA diagram, plain text
+    diagram = text.get(lang, "frontier.mla.diagram", name="DeepSeek-V3", nope=128, rope=64, latent=512, heads=128,
+                       mla=576)
+    assert diagram in md and not at.text       # issue 33 item 5: a table that wraps on a phone, not monospace text
+    assert len(scales) == len(view.MLA_MODELS)
+    # issue 33 item 3: scene 8 quotes every MLA model's scale: the table beside the selector shows them
+    assert {"0.0722", "1.874", "0.1352", "1.590", "2.005", "0.1447"} <= set(scales.to_numpy().flatten().tolist())
     assert not at.select_slider                                                 # fps: Qwen2.5-VL only
 
 

@@ -68,12 +68,13 @@ def test_lecture_mode_draws_tables_the_projector_can_enlarge():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_cache_diagram_is_plain_text(lang):
-    """The decoding diagram is st.text (ui.diagram), not an st.code block (no syntax highlighter to load)."""
+def test_the_cache_diagram_is_a_table_that_wraps(lang):
+    """The decoding diagram is a markdown table (issue 33 item 5: as monospace text it was cut at 390 px without a
+    sign that it scrolls), not an st.code block (no syntax highlighter to load)."""
     at = open_page("kv_cache", lang)
     assert_clean(at)
-    assert text.get(lang, "kv_cache.diagram") in [t.value for t in at.text]
-    assert not at.code
+    assert text.get(lang, "kv_cache.diagram") in [m.value for m in at.markdown]
+    assert text.get(lang, "kv_cache.diagram").startswith("| ") and not at.code
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

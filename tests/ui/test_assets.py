@@ -51,6 +51,7 @@ def test_the_stylesheet_marks_and_clears_a_scene_figure_and_hides_key_hints_on_t
     assert '[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }' in css
     touch = css[css.index("@media (hover: none) and (pointer: coarse) {"):]
     assert ".st-key-scene_hint" in touch and ".st-key-scenes_nav kbd" in touch and "display: none !important" in touch
+    assert ".plotly-notifier { display: none !important; }" in css         # issue 33 item 5: it covered text
 
 
 def test_lecture_mode_text_is_at_least_22_px_on_a_projector():

@@ -102,7 +102,14 @@ function draw(Plotly, c) {
   const first = !c.drawn;
   // gd.dataset: posvizState "pending" from a new figure's arrival to the end of its drawing (Plotly.react's promise),
   // then "drawn"; posvizDraws counts the figures drawn in this <div>; posvizNew is 1 for its first figure only
-  const done = () => { if (c.spec === spec) c.gd.dataset.posvizState = 'drawn'; };
+  const done = () => {
+    if (c.spec === spec) c.gd.dataset.posvizState = 'drawn';
+    // plotly.js drew at the width its <div> had when the drawing started; a scene's side panel can narrow the page
+    // while it draws (the resize then asked for was lost: /decay scene 5's chart stayed full width under the panel)
+    const drawnAt = c.gd._fullLayout && c.gd._fullLayout.width, now = c.gd.getBoundingClientRect().width;
+    if (!c.full && drawnAt && now && c.gd.offsetParent && !(c.gd.layout && c.gd.layout.width) &&
+        Math.abs(drawnAt - now) > 1) Plotly.Plots.resize(c.gd).catch(() => {});
+  };
   Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config}).then(done, done);
   c.drawn = true;
   c.gd.dataset.posvizDraws = String((+c.gd.dataset.posvizDraws || 0) + 1);
