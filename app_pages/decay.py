@@ -38,7 +38,8 @@ with ui.guard():
     sinus = (sin_dim, view.SIN_BASE, view.sinusoidal_line(R, log_x, sin_dim)) if show_sin else None
     ui.plot(figs.curves_figure, r, series, alibi=alibi, sinusoidal=sinus, show_ones=show_ones, log_x=log_x,
             labels=ui.labels("decay.fig", "x", "bound", "ones", "ones_key", "alibi", "sin", y="decay.fig.main.y",
-                             title=("decay.fig.main.title", {"d": d})), key="decay_main")
+                             title=("decay.fig.main.title", {"d": d, "b0": view.summary(d, R, bases[0])["bound0"]})),
+            key="decay_main")
     st.markdown(ui.t("decay.s1.read"))
     ui.explain(view.main_curves, decay.roformer_decay_bound_at, decay.rope_score_curve, decay.ones_score_curve,
                view.alibi_lines, view.sinusoidal_line, decay.sinusoidal_dot, note=ui.t("decay.explain.main"))

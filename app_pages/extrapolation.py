@@ -74,17 +74,19 @@ def model_section(m, name, l_train, l_target):
         ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
     for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
         st.caption(ui.t(f"extrapolation.note.{code}", v=v))
+    window = st.container(key="ext_window")    # a window's numbers and the strip: what scene 7 lands on (issue 33)
     for w in view.window_phases(view.window_inputs(m)):   # what a window means for the distances and phases met
-        st.caption(ui.t("extrapolation.window.line", kind=ui.t(f"extrapolation.window.kind.{w['type']}"),
-                        layers=w["layers"], w=f"{w['window']:,}", w1=f"{w['window'] - 1:,}", turn=w["turn"],
-                        pairs=w["pairs"], slow=f"{w['slowest']:.2g}"))
+        window.caption(ui.t("extrapolation.window.line", kind=ui.t(f"extrapolation.window.kind.{w['type']}"),
+                            layers=w["layers"], w=f"{w['window']:,}", w1=f"{w['window'] - 1:,}", turn=w["turn"],
+                            pairs=w["pairs"], slow=f"{w['slowest']:.2g}"))
     if m["mrope_interleaved"]:
         st.caption(ui.t("extrapolation.mrope.axes", **dict(zip("thw", view.mrope_axis_pairs(m["mrope_axes"])))))
     if len(set(m["strip"])) > 1 or any(m["windows"]) or any(m["marks"]):
-        ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip", marks=[m["marks"]],
-                windows=[m["windows"]], labels=ui.labels("models.strip", *mview.STRIP, *mview.MARKS, "window",
-                                                         title="extrapolation.fig.strip.title",
-                                                         x="extrapolation.fig.strip.x"))
+        with window:
+            ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip", marks=[m["marks"]],
+                    windows=[m["windows"]], labels=ui.labels("models.strip", *mview.STRIP, *mview.MARKS, "window",
+                                                             title="extrapolation.fig.strip.title",
+                                                             x="extrapolation.fig.strip.x"))
     if view.has_layer_curves(m):   # computed only where drawn (several layer types, or LongRoPE's two sets)
         layer_curves(m, l_train, l_target)
     if m["temperature"]:

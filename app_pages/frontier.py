@@ -47,7 +47,8 @@ def pair_axes(model):
     st.subheader(ui.t("frontier.wave.title"))
     st.markdown(ui.t("frontier.wave.text"))
     wv = view.axis_wavelengths(model)
-    lab = ui.labels("frontier.fig.wave", "x", "y", **AXES, title=("frontier.fig.wave.title", {"name": wv["name"]}))
+    lab = ui.labels("frontier.fig.wave", "x", "y", "band", **AXES,
+                    title=("frontier.fig.wave.title", {"name": wv["name"]}))
     ui.plot(ff.axis_wavelength_figure, wv["wavelengths"], wv["axes"], labels=lab, key="frontier_wave")
     col = ui.labels("frontier.col", "axis", "pairs", "range", "fastest", "slowest")
     names = ui.labels(**AXES)

@@ -53,7 +53,8 @@ def trace(res, shown, L):
         st.caption(ui.t("kv_cache.fig.pos.note"))
         ui.explain(kv_cache.decode_with_cache_trace, view.read_positions_at)
     mode = ui.radio("kv_trace_mode", view.MODES, "correct")
-    ui.table(res["tables"][mode], static=True)
+    with st.container(key="kv_trace"):      # the cache table: what the long decode's scene lands on (issue 33)
+        ui.table(res["tables"][mode], static=True)
     st.caption(ui.t("kv_cache.trace.caption", head=view.TRACE_HEAD, tail=view.TRACE_TAIL, keys=view.TRACE_KEYS))
 
 

@@ -164,9 +164,8 @@ def loss_section(sent_a, settings, method):
     """7 · pad labels in the loss: ignore_index or not, against the number of pads."""
     st.subheader(ui.t("lab.loss"))
     st.markdown(ui.t("lab.loss.md"))
-    c = st.columns(2)
-    pads = ui.slider("lab_pads", 0, view.MAX_PADS, 4, col=c[0])
-    ignore = ui.toggle("lab_ignore", True, col=c[1])
+    pads = view.SHOWN_PADS           # the pad count the sentence and the table read (the figure: every count)
+    ignore = ui.toggle("lab_ignore", True)
     side = settings["padding_side"]
     with ui.guard():
         curve = view.pad_loss(sent_a, method=method, padding_side=side, num_heads=settings["num_heads"],

@@ -40,8 +40,9 @@ def main_chart():
     if run_live and "live" in main["series"]:
         st.caption(ui.t("length.live_note", model=names[model], secs=view.live(model).get("seconds", 0)))
     table = view.seed_table(tuple(shown), metric)
-    ui.table({ui.t("length.table_method"): [names[v] for v in table["rows"]]}
-             | {b: [row[k] for row in table["rows"].values()] for k, b in enumerate(table["buckets"])}, static=True)
+    with st.container(key="len_table"):    # the numbers the scenes about the curves quote
+        ui.table({ui.t("length.table_method"): [names[v] for v in table["rows"]]}
+                 | {b: [row[k] for row in table["rows"].values()] for k, b in enumerate(table["buckets"])}, static=True)
     lines = view.finding_lines(VARIANTS)
     st.markdown(ui.t("length.findings", n=len(info["seeds"])) + "".join(
         "\n" + ui.t("length.f.line", name=names[v], parts=ui.t("length.f.sep").join(ui.t(k, **p) for k, p in parts))
@@ -58,13 +59,14 @@ def alias_section(long_len, layer, head, run):
     tol = ui.slider("len_alias_tol", 5, 90, 40, step=5, col=c[1])
     al = view.alias_finder(target, tol, long_len, layer, head, run)
     with ui.guard():
-        st.markdown(ui.t("length.alias_result", t=target, tol=tol, n=len(al["aliases"]), pairs=len(al["pairs"]),
-                         waves=", ".join(f"{w:g}" for w in al["wavelengths"]), L=train_len,
-                         offsets=", ".join(str(d) for d in al["aliases"])))
-        ui.plot(figs.alias_errors, al["error"], al["aliases"], tol, train_len, key="len_alias",
-                labels=ui.labels(title=("length.alias_fig", {"t": target}), subtitle="length.alias_sub",
-                                 x="length.alias_x", y="length.alias_y", tol=("length.alias_tol", {"tol": tol}),
-                                 alias="length.alias_marks", train=trained))
+        with st.container(key="len_alias_view"):     # the offsets and their figure: what scene 5 lands on
+            st.markdown(ui.t("length.alias_result", t=target, tol=tol, n=len(al["aliases"]), pairs=len(al["pairs"]),
+                             waves=", ".join(f"{w:g}" for w in al["wavelengths"]), L=train_len,
+                             offsets=", ".join(str(d) for d in al["aliases"])))
+            ui.plot(figs.alias_errors, al["error"], al["aliases"], tol, train_len, key="len_alias",
+                    labels=ui.labels(title=("length.alias_fig", {"t": target}), subtitle="length.alias_sub",
+                                     x="length.alias_x", y="length.alias_y", tol=("length.alias_tol", {"tol": tol}),
+                                     alias="length.alias_marks", train=trained))
         cols = al["table"]
         yes_no = {True: ui.t("length.alias_seen"), False: ui.t("length.alias_unseen")}
         head_of = ui.labels("length.alias_col", "offset", "error", "seen", "weight")

@@ -46,12 +46,14 @@ def variants():
         return
     bucket_chart(shown, key="lenf_main", title="lenf.fig_variants")
     ui.explain(tinylm.rope_spectrum, tinylm.Attention.forward, note=ui.t("lenf.explain_variants"))
-    cols = view.verdict_table(view.FRONTIER)
-    head = ui.labels("lenf.col", "variant", "word", "next", "last", "hold_to")
-    ui.table({head["variant"]: [names[v] for v in cols["variant"]],
-              head["word"]: [ui.t(f"lenf.word.{w}") for w in cols["word"]], head["next"]: cols["next"],
-              head["last"]: cols["last"], head["hold_to"]: [max(h, 0) if h >= 0 else "—" for h in cols["hold_to"]]},
-             static=True)
+    cols = view.verdict_table(tuple(v for v in view.FRONTIER if v in shown))    # the variants on the chart
+    head = ui.labels("lenf.col", "variant", "word", "first", "next", "last", "hold_to", "chance")
+    with st.container(key="lenf_verdicts"):    # the numbers scenes 1 and 2 quote
+        ui.table({head["variant"]: [names[v] for v in cols["variant"]],
+                  head["word"]: [ui.t(f"lenf.word.{w}") for w in cols["word"]], head["first"]: cols["first"],
+                  head["next"]: cols["next"], head["last"]: cols["last"],
+                  head["hold_to"]: [max(h, 0) if h >= 0 else "—" for h in cols["hold_to"]],
+                  head["chance"]: cols["chance"]}, static=True)
     groups = view.verdict_groups(view.FRONTIER)
     st.markdown(ui.t("lenf.variants_read", **{w: ", ".join(names[v] for v in vs) or "—" for w, vs in groups.items()}))
 
@@ -83,7 +85,8 @@ def frequency_use():
                              y="lenf.abl_y", b0="lenf.abl_b0", b1="lenf.abl_b1"))
     ui.explain(lengtheval.rotation_ablation, note=ui.t("lenf.explain_ablation"))
     words = view.frequency_words()
-    st.markdown(ui.t("lenf.freq_finding", **words) + "\n\n" + ui.t("lenf.freq_lit", **words))
+    st.container(key="lenf_findings").markdown(ui.t("lenf.freq_finding", **words))
+    st.markdown(ui.t("lenf.freq_lit", **words))
 
 
 def scaling():
@@ -95,7 +98,8 @@ def scaling():
         return
     bucket_chart(shown, key="lenf_scale_fig", title="lenf.fig_scale")
     ui.explain(lengtheval.rope_override, tinylm.rope_spectrum, note=ui.t("lenf.explain_scale"))
-    st.markdown(ui.t("lenf.scale_read", steps=recipes.FINE_TUNE["steps"], **view.scaling_words()))
+    st.container(key="lenf_scale_read").markdown(ui.t("lenf.scale_read", steps=recipes.FINE_TUNE["steps"],
+                                                       **view.scaling_words()))
 
 
 def lessons():
@@ -105,7 +109,7 @@ def lessons():
     if not pending(view.TABLE):
         bucket_chart(view.TABLE, key="lenf_table", title="lenf.fig_table")
         ui.explain(tinylm.enlarge_table, note=ui.t("lenf.explain_table"))
-        st.markdown(ui.t("lenf.table_read", **view.table_words()))
+        st.container(key="lenf_table_read").markdown(ui.t("lenf.table_read", **view.table_words()))
     st.subheader(ui.t("lenf.short_title"))
     st.markdown(ui.t("lenf.short_intro", at=recipes.MARKER_AT))
     if pending(view.SHORTCUT):
@@ -117,7 +121,7 @@ def lessons():
                              subtitle=("length.fig_sub", {"n": n_runs}), x="lenf.short_x", y="length.y_acc",
                              reference="lenf.short_chance", trained=("lenf.short_trained", {"at": recipes.MARKER_AT})))
     ui.explain(task.make_marker_batch, lengtheval.marker_accuracy, note=ui.t("lenf.explain_short"))
-    st.markdown(ui.t("lenf.short_read", **view.shortcut_words()))
+    st.container(key="lenf_short_read").markdown(ui.t("lenf.short_read", **view.shortcut_words()))
 
 
 variants()

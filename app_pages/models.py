@@ -29,9 +29,10 @@ def proportional_section():
     l_train = ui.select_slider("models_prop_ltrain", gallery.LENGTHS, 131072, col=c[3])
     pv = view.proportional_vs_partial(dim, frac, base, l_train)
     names, short = ui.labels("models.prop", *view.READINGS), ui.labels("models.prop.short", *view.READINGS)
-    m = st.columns(4)
+    m = st.container(key="models_prop_metrics").columns(4)    # the numbers the proportional scene quotes
     for i, r in enumerate(view.READINGS):
-        m[i].metric(ui.t("models.prop.metric.slowest", reading=short[r]), f"{pv[r]['slowest']:.3g}")
+        m[i].metric(ui.t("models.prop.metric.slowest", reading=short[r]),           # θ and its wavelength
+                    f"{pv[r]['slowest']:.3g} (λ {pv[r]['longest']:,.0f})")
         m[2 + i].metric(ui.t("models.prop.metric.never", reading=short[r]),
                         ui.t("models.prop.metric.never.value", n=pv[r]["never"], k=pv["k"]))
     ui.plot(fm.rotated_dims_figure, [pv[r]["mask"] for r in view.READINGS], [names[r] for r in view.READINGS],

@@ -34,7 +34,7 @@ def scores(m, n, delta, d, base, content, only_q):
         sc = view.scores(m, n, delta, d, base, content, only_q)
         names = (ui.t("rope.score.base", m=m, n=n), ui.t("rope.score.shift", m=m + delta, n=n + delta),
                  ui.t("rope.score.key", m=m, n=n + delta))
-        for i, (col, name) in enumerate(zip(st.columns(3), names)):
+        for i, (col, name) in enumerate(zip(st.container(key="rope_scores").columns(3), names)):
             col.metric(name, f"{sc['scores'][i]:.4f}", delta=sc["deltas"][i], border=True,
                        delta_color="off" if i == 1 and not only_q else "normal")
         if only_q:

@@ -35,10 +35,11 @@ def waves(L, D, base):
     pos = ui.slider("sin_pos", 0, 4096, 3, col=c[1])
     with ui.guard():
         sig = view.signal(L, D, base)   # every figure of L, D and base: one cache entry for the whole page
-        st.caption(ui.t("sinusoidal.waves.wavelength", **dict(zip(("fast", "slow"), sig["wavelengths"]))))
-        lab = ui.labels("sinusoidal.fig.waves", "title", "dim", x=POS, y=VALUE, sin="sinusoidal.fig.sin",
-                        cos="sinusoidal.fig.cos")
-        ui.plot(figs.waveforms, sig["table"], tuple(dims), position=pos, key="sin_waves", labels=lab)
+        with st.container(key="sin_waves_view"):    # the wavelengths and the waves: what scene 1 lands on
+            st.caption(ui.t("sinusoidal.waves.wavelength", **dict(zip(("fast", "slow"), sig["wavelengths"]))))
+            lab = ui.labels("sinusoidal.fig.waves", "title", "dim", x=POS, y=VALUE, sin="sinusoidal.fig.sin",
+                            cos="sinusoidal.fig.cos")
+            ui.plot(figs.waveforms, sig["table"], tuple(dims), position=pos, key="sin_waves", labels=lab)
         ui.explain(sn.sinusoidal_frequencies, sn.sinusoidal_positions, sn.sinusoidal_wavelengths,
                    note=ui.t("sinusoidal.note.waves"))
     return pos

@@ -114,6 +114,13 @@ def figure_csv(fig, name="figure"):
     return out.getvalue()
 
 
+def _centres(coords, n):
+    """A heatmap's coordinates of its n cells: plotly also takes n + 1 edges (figures.models' labelled rows)."""
+    if coords.dtype.kind in "fiu" and len(coords) == n + 1:
+        return (coords[:-1] + coords[1:]) / 2
+    return coords
+
+
 def _rows(trace, k, name, figure_title, lay, rows):
     """Append the rows of trace number k to `rows`."""
     label = plain(trace.get("name") or "") or _names(trace, lay)[2] or figure_title or f"trace{k}"
@@ -125,7 +132,10 @@ def _rows(trace, k, name, figure_title, lay, rows):
             z = custom
         xs = _array(trace.get("x")) if trace.get("x") is not None else np.arange(z.shape[1])
         ys = _array(trace.get("y")) if trace.get("y") is not None else np.arange(z.shape[0])
-        rows += [[name, label, _cell(xv), _cell(yv), _cell(z[i, j])] for i, yv in enumerate(ys)
+        xs, ys = _centres(xs, z.shape[1]), _centres(ys, z.shape[0])
+        named = custom if custom is not None and custom.shape == z.shape and custom.dtype.kind in "OUS" else None
+        rows += [[name, label, _cell(xv), _cell(named[i, 0] if named is not None else yv), _cell(z[i, j])]
+                 for i, yv in enumerate(ys) if not (z.dtype.kind == "f" and np.isnan(z[i]).all())
                  for j, xv in enumerate(xs)]
         return
     xs, ys = _array(trace.get("x")), _array(trace.get("y"))

@@ -81,15 +81,19 @@ def pair_axes_figure(rows, *, labels, height=None):
 
 def axis_wavelength_figure(wavelengths, axes, *, labels, height=470):
     """Each pair's wavelength 2 pi / theta_i (log y) against its index, coloured by the axis it follows: with
-    blocks an axis gets one band of speeds, interleaved it gets fast and slow pairs alike.
-    labels: title, x, y, temporal, height, width."""
+    blocks an axis gets one band of speeds, interleaved it gets fast and slow pairs alike. Each axis's legend entry
+    names its fastest and slowest wavelength (the numbers a scene quotes, on the figure it lands on).
+    labels: title, x, y, temporal, height, width, band (a template with {axis}, {fast}, {slow})."""
     lam, axes = np.asarray(wavelengths, dtype=np.float64), np.asarray(axes)
     i = np.arange(lam.size)
     data = []
     for a, name in enumerate(("temporal", "height", "width")):
         keep = axes == a
+        band = labels[name]
+        if keep.any() and "band" in labels:
+            band = labels["band"].format(axis=band, fast=f"{lam[keep].min():,.1f}", slow=f"{lam[keep].max():,.0f}")
         data.append({"type": "scatter", "x": style.f32(i[keep]), "y": style.f32(lam[keep]), "mode": "markers",
-                     "name": labels[name], "marker": {"size": 9, "symbol": WAVE_SYMBOLS[a], "color": AXIS_COLORS[a]},
+                     "name": band, "marker": {"size": 9, "symbol": WAVE_SYMBOLS[a], "color": AXIS_COLORS[a]},
                      "hovertemplate": labels[name] + "<br>i = %{x}<br>λ = %{y:.4g}<extra></extra>"})
     return style.figure(data, style.layout(labels, height=height, **PLACES, yaxis=_LOG_AXIS))
 

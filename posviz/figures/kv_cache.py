@@ -24,6 +24,13 @@ CONTRACT_COLORS = {"reassigned": style.PALETTE[2], "global": style.PALETTE[0]}
 FLOOR = 1e-9   # exact zeros are drawn here on the log axis
 
 
+def _lecture(height, entries):
+    """The layout a projector gets (style.presentation reads meta["lecture"]): the legend's entries two to a row
+    on its width, the whole figure still under a 720 px screen's header with the scene's narration beside it."""
+    rows = -(-entries // 2)
+    return {"lecture": {"height": int(height * 1.2), "margin": {"b": 70 + 32 * rows}}}
+
+
 def _mode(labels, mode):
     return escape(labels.get(f"mode.{mode}", mode))
 
@@ -71,7 +78,7 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
     return figure(data, style.layout(labels, height=height + 26 * len(data), legend_at="bottom",
                                      legend_rows=len(data), margin={**style.TIGHT, "b": 70 + 26 * len(data)},
                                      shapes=shapes, annotations=notes, xaxis={"range": [-0.5, len(x) - 0.5]},
-                                     yaxis=yaxis))
+                                     yaxis=yaxis, meta=_lecture(height, len(data))))
 
 
 def positions_figure(query_positions, key_positions, *, labels, height=520):
@@ -100,7 +107,7 @@ def positions_figure(query_positions, key_positions, *, labels, height=520):
             del tr["line"]["color"]
     rows = len(key_positions)
     return figure(data, style.layout(labels, height=height + 26 * rows, legend_at="bottom", legend_rows=rows,
-                                     margin={**style.TIGHT, "b": 70 + 26 * rows}))
+                                     margin={**style.TIGHT, "b": 70 + 26 * rows}, meta=_lecture(height, rows)))
 
 
 def sink_score_figure(scores, *, first_evict, labels, height=420):

@@ -91,6 +91,9 @@ def error_bars(errors, tokens, *, labels, harmless, harmful, floor=1e-10):
         traces.append({"type": "bar", "x": [f"{name} {lab}" for lab in token_labels(toks)], "name": name,
                        "marker": {"color": style.PALETTE[r % len(style.PALETTE)]},
                        **style.real_values("y", np.maximum(e, floor), e),
+                       # a harmful error written on its bar (the number a scene quotes)
+                       "text": [short_number(v) if v >= harmful else "" for v in e], "textposition": "outside",
+                       "cliponaxis": False,
                        "hovertemplate": "%{x}<br>max |ΔO| = %{customdata:.3g}<extra></extra>"})
     shapes, notes = [], []
     for y, key, dash in ((harmless, "harmless", "dot"), (harmful, "harmful", "dash")):

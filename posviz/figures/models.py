@@ -71,7 +71,12 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
     scale = []
     for i, c in enumerate(STRIP):
         scale += [[i / k, STRIP_COLORS[c]], [(i + 1) / k, STRIP_COLORS[c]]]
-    cells, notes, yaxis, centres = _labelled_rows(z, text, names)
+    shown = list(names)                 # a row's name, and the windows of its local layers (a scene quotes them)
+    for r, ws in enumerate(windows or []):
+        sizes = sorted({w for w in ws if w})
+        if sizes and "window" in labels:
+            shown[r] += " · " + ", ".join(labels["window"].format(w=f"{w:,}") for w in sizes)
+    cells, notes, yaxis, centres = _labelled_rows(z, text, shown)
     data = [{"type": "heatmap", "name": "", **cells, "x": np.arange(n), "customdata": _row_names(names, n),
              "zmin": -0.5, "zmax": k - 0.5, "colorscale": scale, "showscale": False, "xgap": 1,
              "hovertemplate": "%{customdata}<br>%{x}: %{text}<extra></extra>"}]

@@ -107,6 +107,9 @@ def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
     outline = np.where(h == selected, 2.5, 0.0)
     data = [{"type": "bar", "x": h[part], "y": slopes[part], "name": name,
              "hovertemplate": "h=%{x}<br>m=%{y:.6g}<extra></extra>",
+             # each head's slope written on its bar: the numbers the ALiBi scene quotes, on the figure it lands on
+             "text": [f"{s:.3g}" for s in slopes[part]], "textposition": "inside", "textangle": -90,
+             "insidetextanchor": "end", "textfont": {"color": "#ffffff"},
              "marker": {"color": colour, "opacity": opacity[part].tolist(),
                         "line": {"color": "#000000", "width": outline[part].tolist()}}}
             for part, name, colour in ((slice(0, n_base), labels["base"], style.PALETTE[0]),

@@ -77,6 +77,7 @@ def waveforms(pe, dims, *, position=None, labels):
     marked = position is not None and 0 <= position < length
     shapes = [_vline(position, {"color": "#555555", "dash": "dash", "width": 1.5})] if marked else []
     return figure(data, style.layout(labels, height=460, legend_at="bottom", legend_rows=3, shapes=shapes,
+                                     meta={"lecture_height": 500},   # under its caption on a projector's screen
                                      yaxis={"range": [-1.1, 1.1]}))
 
 

@@ -15,6 +15,6 @@ SCENES = {"extrapolation": [
      "values": {"ext_preset": "qwen25_7b_yarn", "ext_ltrain": 32768, "ext_ltarget": 131072, "ext_method": "model"}},
     {"title": _S + "llama3", "say": _S + "llama3.say", "show": "ext_ratio",
      "values": {"ext_preset": "llama31_8b", "ext_ltrain": 8192, "ext_ltarget": 65536, "ext_method": "model"}},
-    {"title": _S + "window", "say": _S + "window.say", "show": "ext_strip",
+    {"title": _S + "window", "say": _S + "window.say", "show": "ext_window",
      "values": {"ext_preset": "gpt_oss_20b", "ext_ltrain": 4096, "ext_ltarget": 131072, "ext_method": "model"}},
 ]}

@@ -24,7 +24,7 @@ SCENES = {"kv_cache": [
     _scene("reread", "kv_trace_mode", kv_L=8, kv_prefill=4, kv_dtype="float32",
            kv_modes=["correct", "rotate_on_read"], kv_trace_mode="rotate_on_read"),
     _scene("bf16", "kv_errors", kv_L=16, kv_prefill=4, kv_dtype="bfloat16", kv_modes=_ALL, kv_trace_mode="correct"),
-    _scene("long", "kv_trace_mode", kv_L=96, kv_prefill=16, kv_dtype="float32", kv_modes=_ALL,
+    _scene("long", "kv_trace", kv_L=96, kv_prefill=16, kv_dtype="float32", kv_modes=_ALL,
            kv_trace_mode="rerotate"),
     _scene("stream", "kv_stream_positions", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": _STREAM}),
     _scene("stale", "kv_stream_errors", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": ["on_read", "stale"]}),

@@ -18,6 +18,6 @@ SCENES = {"models": [
     _scene("layers", "models_strip", ("gemma2_9b", "gemma3_27b", "llama4_scout", "gpt_oss_20b", "qwen3_next_80b")),
     _scene("decay", "models_decay", ("llama2_7b", "llama3_8b", "qwen25_7b_yarn")),
     _scene("today", "models_strip", ("gemma4_31b", "deepseek_v4_flash", "qwen35_397b", "kimi_linear", "mistral_7b")),
-    _scene("proportional", "models_prop_wave", ("llama31_8b", "gemma4_31b"), models_prop=True, models_prop_d=512,
+    _scene("proportional", "models_prop_metrics", ("llama31_8b", "gemma4_31b"), models_prop=True, models_prop_d=512,
            models_prop_p=0.25, models_prop_base=1000000, models_prop_ltrain=131072),
 ]}

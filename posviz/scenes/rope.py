@@ -3,7 +3,7 @@ the widget values it sets and the figure it shows ("show": the key of that ui.pl
 
 _BASE = {"rope_base": 10000, "rope_shift": 4, "rope_only_q": False}
 SCENES = {"rope": [
-    {"title": "rope.scene.pair", "say": "rope.scene.pair.say", "show": "rope_clocks",
+    {"title": "rope.scene.pair", "say": "rope.scene.pair.say", "show": "rope_scores",
      "values": {**_BASE, "rope_dim": 2, "rope_m": 1, "rope_n": 3, "rope_content": "unit",
                 "rope_anim": "both", "rope_example": "s08"}},
     {"title": "rope.scene.angle", "say": "rope.scene.angle.say", "show": "rope_clocks",

@@ -2,7 +2,7 @@
 the key of the figure or widget it talks about (`show`) and the widget values it sets."""
 
 SCENES = {"sinusoidal": [
-    {"title": "sinusoidal.scene.waves", "say": "sinusoidal.scene.waves.say", "show": "sin_waves",
+    {"title": "sinusoidal.scene.waves", "say": "sinusoidal.scene.waves.say", "show": "sin_waves_view",
      "values": {"sin_D": 64, "sin_base": 10000, "sin_L": 100, "sin_dims": [0, 8, 16, 32, 62]}},
     {"title": "sinusoidal.scene.fp", "say": "sinusoidal.scene.fp.say", "show": "sin_fingerprint",
      "values": {"sin_D": 16, "sin_base": 10000, "sin_L": 32, "sin_pos": 3}},

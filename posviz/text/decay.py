@@ -72,7 +72,7 @@ EN = {
     "decay.explain.pair": "The diamond marks r = 3, the example cos 3θ of “Position encodings”.",
     # figures
     "decay.fig.x": "relative distance r (tokens)",
-    "decay.fig.main.title": "Score vs distance (d = {d})",
+    "decay.fig.main.title": "Score vs distance (d = {d}; the bound at r = 0: d/4 + 1/2 = {b0:g})",
     "decay.fig.main.y": "score ÷ its value at r = 0",
     "decay.fig.bound": "RoFormer bound, base {base}",
     "decay.fig.ones": "q = k = 1, base {base}",
@@ -115,7 +115,7 @@ EN = {
     # scenes
     "decay.scene.bound": "RoFormer's curve",
     "decay.scene.bound.say": (
-        "RoFormer Fig. 2: d = 128, base 10 000. The bound starts at d/4 + 1/2 = 32.5 (table) and falls with "
+        "RoFormer Fig. 2: d = 128, base 10 000. The bound starts at d/4 + 1/2 = 32.5 (the title) and falls with "
         "ripples — a ceiling on the score, not the score itself."),
     "decay.scene.bases": "Bigger base, slower decay",
     "decay.scene.bases.say": (
@@ -207,7 +207,7 @@ ZH = {
     "decay.metric.cos3.help": "第 i 对中 q = k = (1, 0)、Key 相距 3 个词（m = 2，n = 5）时的打分。",
     "decay.explain.pair": "菱形标出 r = 3，即《位置编码》中的例子 cos 3θ。",
     "decay.fig.x": "相对距离 r（词数）",
-    "decay.fig.main.title": "打分随距离的变化（d = {d}）",
+    "decay.fig.main.title": "打分随距离的变化（d = {d}；r = 0 处的上界：d/4 + 1/2 = {b0:g}）",
     "decay.fig.main.y": "打分 ÷ r = 0 处的值",
     "decay.fig.bound": "RoFormer 上界，底数 {base}",
     "decay.fig.ones": "q = k = 1，底数 {base}",
@@ -248,7 +248,7 @@ ZH = {
     "w.decay_pair.help": "第 i 对每个词旋转 θ_i = base^(−2i/d)：i = 0 转得最快。",
     "decay.scene.bound": "RoFormer 的曲线",
     "decay.scene.bound.say": (
-        "RoFormer 图 2：d = 128，底数 10 000。上界从 d/4 + 1/2 = 32.5（见表）开始带着波纹下降——"
+        "RoFormer 图 2：d = 128，底数 10 000。上界从 d/4 + 1/2 = 32.5（见图标题）开始带着波纹下降——"
         "它是打分的天花板，而不是打分本身。"),
     "decay.scene.bases": "底数越大，衰减越慢",
     "decay.scene.bases.say": (

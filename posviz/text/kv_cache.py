@@ -102,7 +102,7 @@ EN = {
     "kv_cache.fig.pos.query": "query",
     "w.kv_argmax_L": "Sequence length",
     "w.kv_argmax_P": "Prefill length",
-    "w.kv_argmax_seed": "Seed of q, k, v and the next-token head",
+    "w.kv_argmax_seed": "Random draw of q, k, v and the next-token head",
     "kv_cache.argmax.title": "Comparing only the argmax hides cache bugs",
     "kv_cache.argmax.text": (
         "A test that compares only the next token a model picks passes a broken cache at many steps (“Same words, "
@@ -327,8 +327,8 @@ ZH = {
     "kv_cache.fig.pos.y": "Key 所用的旋转位置",
     "kv_cache.fig.pos.query": "Query",
     "w.kv_argmax_L": "序列长度",
-    "w.kv_argmax_P": "预填充长度",
-    "w.kv_argmax_seed": "q、k、v 与下一个 token 输出头的种子",
+    "w.kv_argmax_P": "prefill 长度",
+    "w.kv_argmax_seed": "q、k、v 与下一个 token 输出头的随机抽取",
     "kv_cache.argmax.title": "只比 argmax 会掩盖缓存错误",
     "kv_cache.argmax.text": (
         "只比较模型挑出的下一个 token 的测试，会在许多步上放过一个坏掉的缓存（《词相同但顺序不同…》§10：要比较每个位置的输出）。"

@@ -167,7 +167,6 @@ EN = {
         "side chosen above, and each position's label is the next token. With `ignore_index = −100` on every label "
         "that is a pad or is read off a pad, the loss is the sentence's own; without it, the pads are scored like "
         "words."),
-    "w.lab_pads": "Pads added to sentence A",
     "w.lab_ignore": "Pad labels set to ignore_index (−100)",
     "lab.fig.loss.title": "Next-token loss of sentence A against the number of pads",
     "lab.fig.loss.x": "pads added",
@@ -492,7 +491,6 @@ ZH = {
         "的预测模型（输出经 token embedding 读出，并带因果掩码：下一个 token 的损失不能看到答案），句子 A 在上面选定的一侧补 k 个 "
         "padding，每个位置的标签是下一个 token。凡是标签是 padding、或由 padding 位置来预测的，都设为 `ignore_index = −100`，"
         "损失就只属于句子本身；不这样做，padding 就会像词一样被计分。"),
-    "w.lab_pads": "给句子 A 补的 padding 数",
     "w.lab_ignore": "padding 标签设为 ignore_index（−100）",
     "lab.fig.loss.title": "句子 A 的下一个 token 损失与 padding 数",
     "lab.fig.loss.x": "补的 padding 数",

@@ -496,6 +496,8 @@ _FRONTIER_EN = {
         "but not all the way; *fails* = some run below 90 % already in 64–127."),
     "lenf.col.variant": "variant",
     "lenf.col.word": "verdict",
+    "lenf.col.first": "0–63: mean",
+    "lenf.col.chance": "band at chance from",
     "lenf.col.next": "64–127: mean (runs)",
     "lenf.col.last": "448–511: mean (runs)",
     "lenf.col.hold_to": "every run ≥ 90 % up to",
@@ -580,8 +582,8 @@ _FRONTIER_EN = {
         "“Enlarged” copies the 64 trained rows into a table of 256 and fills the rest with N(0, 1) (reproducible random numbers); "
         "nothing is trained after that."),
     "lenf.table_read": (
-        "**Mean accuracy over 64–255:** clamped {clamp}, wrapped {mod}, enlarged {grow} (chance ≈ 3 %), against "
-        "{train} in the trained range 0–63. Enlarging the table makes the model *run* past 63; the untrained rows "
+        "**Mean accuracy over 64–255:** clamped {clamp}, wrapped {mod}, enlarged to {rows} rows {grow} (chance ≈ "
+        "3 %), against {train} in the trained range 0–63. Enlarging the table makes the model *run* past 63; the untrained rows "
         "carry no position it has learned."),
     "lenf.short_title": "A positional shortcut: the answer always at the same place",
     "lenf.short_intro": (
@@ -639,6 +641,8 @@ _FRONTIER_ZH = {
         "*失败*＝在 64–127 就有某次训练低于 90%。"),
     "lenf.col.variant": "变体",
     "lenf.col.word": "判断",
+    "lenf.col.first": "0–63：平均",
+    "lenf.col.chance": "色带从此碰到随机水平",
     "lenf.col.next": "64–127：平均（各次训练）",
     "lenf.col.last": "448–511：平均（各次训练）",
     "lenf.col.hold_to": "每次训练 ≥ 90% 直到",
@@ -709,7 +713,7 @@ _FRONTIER_ZH = {
     "lenf.fig_table": "学习式表越过位置 63",
     "lenf.explain_table": "“扩大”把训练好的 64 行复制到 256 行的表里，其余用 N(0, 1) 随机初始化（可复现的随机数）；之后不做任何训练。",
     "lenf.table_read": (
-        "**64–255 上的平均准确率：** 截断 {clamp}，取模 {mod}，扩大 {grow}（随机猜 ≈ 3%），而训练范围 0–63 内为 {train}。"
+        "**64–255 上的平均准确率：** 截断 {clamp}，取模 {mod}，扩大到 {rows} 行 {grow}（随机猜 ≈ 3%），而训练范围 0–63 内为 {train}。"
         "把表扩大能让模型在 63 之后*运行*；未经训练的新行并不携带它学过的任何位置。"),
     "lenf.short_title": "位置捷径：答案总在同一个地方",
     "lenf.short_intro": (
@@ -764,10 +768,10 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "Plain RoPE: {rope}. PI: {rope_pi}. NTK-aware: {rope_ntk}. YaRN: {rope_yarn}."),
     "length.s4.say": (
         "Run 0, layer 2, head 1 at length 512: the diagonal i − j = 2, and past the dashed line extra stripes at "
-        "large offsets (the finder below tells which of them are phase aliases). RoPE over its five runs: {rope}."),
+        "large offsets (the finder below tells which of them are phase aliases)."),
     "length.s5.say": (
         "NoPE has no position encoding: only the causal mask tells a token where it is (Haviv et al. 2022; "
-        "Kazemnejad et al. 2023). Its runs: {nope}. The chart shows the loss."),
+        "Kazemnejad et al. 2023). Its runs: {nope}."),
     "length.s_runs.title": "Why five runs: the band",
     "length.s_runs.say": (
         "One run is one draw of initial weights and data order; the band spans the lowest to the highest of five. "
@@ -792,9 +796,9 @@ _SCENES_EN = {   # generated narrations: posviz.views.length.scene_say fills the
         "{other_seen} and {other_unseen} (in brackets: the lowest and the highest head)."),
     "lenf.s4.title": "One pair's rotation removed",
     "lenf.s4.say": (
-        "Removing the rotation of fast pair {worst_fast} takes the accuracy in 0–63 from {base} to "
-        "{worst_fast_acc} (mean, lowest–highest run); removing any one slow pair leaves every run at least "
-        "{slow_min}."),
+        "Removing the rotation of fast pair {worst_fast} takes the mean accuracy in 0–63 from {base} to "
+        "{worst_fast_mean} (the whiskers: the lowest and the highest run); removing any one slow pair leaves the "
+        "mean at {slow_mean_min} or more."),
     "lenf.s5.title": "PI and YaRN: frequencies only, then a short fine-tune",
     "lenf.s5.say": (
         "Mean accuracy over 0–255, frequencies only → after the fine-tune: PI {rope_pi4} → {ft_pi}; YaRN "
@@ -840,10 +844,10 @@ _SCENES_ZH = {
         "原始 RoPE：{rope}。PI：{rope_pi}。NTK-aware：{rope_ntk}。YaRN：{rope_yarn}。"),
     "length.s4.say": (
         "第 0 次训练、第 2 层、第 1 个头，长度 512：i − j = 2 的对角线，以及虚线之后在很大位移处多出的条纹"
-        "（下面的查找器说明其中哪些是相位混叠）。RoPE 五次训练：{rope}。"),
+        "（下面的查找器说明其中哪些是相位混叠）。"),
     "length.s5.say": (
         "NoPE 没有任何位置编码：只有因果掩码告诉 token 它在哪里（Haviv 等 2022；Kazemnejad 等 2023）。"
-        "它的各次训练：{nope}。图上显示的是损失。"),
+        "它的各次训练：{nope}。"),
     "length.s_runs.title": "为什么训练五次：色带",
     "length.s_runs.say": (
         "一次训练就是一次初始权重和数据顺序的抽取；色带覆盖五次中最低到最高的一次。NoPE：{nope}。RoPE：{rope}。"
@@ -866,8 +870,8 @@ _SCENES_ZH = {
         "在从未见过的位移上占 {pos_unseen}；其余的头分别为 {other_seen} 和 {other_unseen}（括号里：最低和最高的头）。"),
     "lenf.s4.title": "去掉一个频率对的旋转",
     "lenf.s4.say": (
-        "去掉快频率对 {worst_fast} 的旋转，0–63 的准确率从 {base} 降到 {worst_fast_acc}（平均，最低–最高的一次训练）；"
-        "去掉任何一个慢频率对，每次训练都至少还有 {slow_min}。"),
+        "去掉快频率对 {worst_fast} 的旋转，0–63 的平均准确率从 {base} 降到 {worst_fast_mean}（误差线：最低和最高的一次训练）；"
+        "去掉任何一个慢频率对，平均仍至少有 {slow_mean_min}。"),
     "lenf.s5.title": "PI 与 YaRN：只换频率，再短暂续训",
     "lenf.s5.say": (
         "0–255 的平均准确率，只换频率 → 续训之后：PI {rope_pi4} → {ft_pi}；YaRN {rope_yarn4} → {ft_yarn}。"

@@ -223,7 +223,7 @@ EN = {
     ),
     "relative.scene.shaw": "Shaw clips at k = 2",
     "relative.scene.shaw.say": (
-        "Only five table rows for 144 pairs: every pair more than 2 apart reads row 0 or row 4. "
+        "Only five table rows for all 12 × 12 pairs: every pair more than 2 apart reads row 0 or row 4. "
         "The orange panel is what was thrown away."
     ),
     "relative.scene.t5": "T5: exact near, logarithmic far",
@@ -441,7 +441,7 @@ ZH = {
     "relative.scene.distance": "距离，而不是位置",
     "relative.scene.distance.say": "对角线为 0，距离相同颜色相同。拖动平移 Δ：坐标轴变了，没有一格变。",
     "relative.scene.shaw": "Shaw 在 k = 2 处截断",
-    "relative.scene.shaw.say": "144 个配对只用 5 行表：相隔超过 2 的配对都读第 0 行或第 4 行。橙色图就是被丢掉的部分。",
+    "relative.scene.shaw.say": "12 × 12 个配对只用 5 行表：相隔超过 2 的配对都读第 0 行或第 4 行。橙色图就是被丢掉的部分。",
     "relative.scene.t5": "T5：近处精确，远处取对数",
     "relative.scene.t5.say": "16 个桶、max_distance 32：距离 0–3 各占一个桶，之后桶越来越宽；从距离 20 起全部共用一个桶。",
     "relative.scene.t5causal": "T5 解码器：因果分桶",

@@ -313,7 +313,7 @@ EN = {
     "rope.scene.pair.say": (
         "With d = 2 there is a single clock, and it turns θ₀ = base⁰ = 1 rad per token. The query at 1 and the "
         "key at 3 are turned by 1 rad and 3 rad: the angle between them is 2 rad, so the score is cos 2 = −0.4161 "
-        "(the first score under the clock). “Same words, different order…” §08, worked by hand further down, "
+        "(the first score here; the clock is just above). “Same words, different order…” §08, worked by hand further down, "
         "takes θ = π/2 instead: cos(2 · π/2) = −1."
     ),
     "rope.scene.angle": "The angle between q and k",
@@ -639,7 +639,7 @@ ZH = {
     "rope.scene.pair": "一对维度，一个位置",
     "rope.scene.pair.say": (
         "d = 2 时只有一只钟，每个 token 转 θ₀ = base⁰ = 1 弧度。位置 1 的 Query 与位置 3 的 Key 分别转过 1 弧度和 3 弧度："
-        "夹角 2 弧度，得分 cos 2 = −0.4161（时钟下方的第一个得分）。页面更下方手算的《词相同但顺序不同…》§08 "
+        "夹角 2 弧度，得分 cos 2 = −0.4161（这里的第一个得分；时钟就在上方）。页面更下方手算的《词相同但顺序不同…》§08 "
         "取的是 θ = π/2：cos(2 · π/2) = −1。"
     ),
     "rope.scene.angle": "q 与 k 之间的夹角",

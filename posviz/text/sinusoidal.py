@@ -254,7 +254,7 @@ EN = {
 
     # scenes
     "sinusoidal.scene.waves": "Fast and slow clock hands",
-    "sinusoidal.scene.waves.say": "Dimension 0 repeats every 6.3 positions; dimension 62 hardly moves in 100 positions. Each pair is a clock hand with its own speed.",
+    "sinusoidal.scene.waves.say": "Dimension 0 repeats every 6.28 positions; dimension 62 hardly moves in 100 positions. Each pair is a clock hand with its own speed.",
     "sinusoidal.scene.fp": "A fingerprint at position 3",
     "sinusoidal.scene.fp.say": "Cut the table vertically at p = 3: that column, drawn as the bar chart PE(3), is exactly what gets added to the embedding of the token at position 3.",
     "sinusoidal.scene.shift": "Shift = rotation",
@@ -491,7 +491,7 @@ ZH = {
     "sinusoidal.note.learned": "模块拒绝 L > max_length；modulo_position_ids 就是那个 bug，保留它只为演示。",
 
     "sinusoidal.scene.waves": "快慢不同的时钟指针",
-    "sinusoidal.scene.waves.say": "第 0 维每 6.3 个位置重复一次；第 62 维在 100 个位置内几乎不动。每一对都是一根转速不同的指针。",
+    "sinusoidal.scene.waves.say": "第 0 维每 6.28 个位置重复一次；第 62 维在 100 个位置内几乎不动。每一对都是一根转速不同的指针。",
     "sinusoidal.scene.fp": "位置 3 的指纹",
     "sinusoidal.scene.fp.say": "在 p = 3 处竖切这张表：切下的那一列（条形图 PE(3)），就是加到第 4 个 token（位置 3）embedding 上的向量。",
     "sinusoidal.scene.shift": "平移 = 旋转",

@@ -297,7 +297,8 @@ def pack_cells(sentence_a, sentence_b, *, cols, source_offset, num_heads, head_d
                                 head_dim=head_dim, max_length=max_length, names=names, cols=cols)
 
 
-MAX_PADS = 16            # the pad slider's range (issue 33 item 17)
+MAX_PADS = 16            # the loss curve's pad counts 0..MAX_PADS (issue 33 item 17)
+SHOWN_PADS = 4           # the pad count the page's sentence and label table read
 FLAT = 1e-5              # a loss curve that moves less than this over the pads does not move
 
 

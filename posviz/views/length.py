@@ -408,22 +408,26 @@ def verdict(variant):
     end = shipped()["buckets"][-1][1] - 1
     train = shipped()["train_length"]
     word = "holds" if f["hold_to"] >= end else "partly" if f["hold_to"] >= 2 * train - 1 else "fails"
-    return dict(word=word, hold_to=f["hold_to"], next=[f["mean"][1], f["lo"][1], f["hi"][1]],
+    return dict(word=word, hold_to=f["hold_to"], first=f["mean"][0], next=[f["mean"][1], f["lo"][1], f["hi"][1]],
                 last=[f["mean"][-1], f["lo"][-1], f["hi"][-1]])
 
 
 @cached
 def verdict_table(variants):
-    """One row per variant for the variants' table -> dict of columns {"variant", "word", "next", "last",
-    "hold_to"} ("next"/"last": "mean (min–max)" in percent)."""
-    cols = dict(variant=[], word=[], next=[], last=[], hold_to=[])
+    """One row per variant for the variants' table -> dict of columns {"variant", "word", "first", "next", "last",
+    "hold_to", "chance"} ("first": the mean in 0–63; "next"/"last": "mean (min–max)" in percent; "chance": the
+    bucket from which the runs' band reaches chance, "—" if it never does)."""
+    cols = dict(variant=[], word=[], first=[], next=[], last=[], hold_to=[], chance=[])
     for v in variants:
         r = verdict(v)
         cols["variant"].append(v)
         cols["word"].append(r["word"])
+        cols["first"].append(r["first"])
         cols["next"].append("{} ({}–{})".format(*r["next"]))
         cols["last"].append("{} ({}–{})".format(*r["last"]))
         cols["hold_to"].append(r["hold_to"])
+        at = facts(v)["chance_from"]
+        cols["chance"].append("—" if at is None else bucket_name(at))
     return cols
 
 
@@ -671,6 +675,8 @@ def frequency_words():
                 worst_fast_acc="{:.0f} % ({:.0f}–{:.0f})".format(ab["mean"][worst_fast][0], ab["lo"][worst_fast][0],
                                                                 ab["hi"][worst_fast][0]),
                 slow_min="{:.0f} %".format(min(ab["lo"][i][0] for i in slow)), best_slow=best_slow,
+                worst_fast_mean="{:.0f} %".format(ab["mean"][worst_fast][0]),
+                slow_mean_min="{:.0f} %".format(min(ab["mean"][i][0] for i in slow)),
                 base="{:.0f} %".format(ab["base"][0]), other_slow=f(s["other_slow"][0]),
                 slow_cost_seen="{:.1f}".format(max(s["cost"]["max"][i][0] for i in slow)),
                 far_slow=far_slow, far_cost="{:.0f}".format(s["cost"]["max"][far_slow][1]),
@@ -711,7 +717,6 @@ SCENE_VARIANTS = {        # the variants each scene's narration describes (posvi
     "length.s1.say": ("sinusoidal", "learned_clamp"),
     "length.s2.say": ("alibi", "t5"),
     "length.s3.say": ("rope", "rope_pi", "rope_ntk", "rope_yarn"),
-    "length.s4.say": ("rope",),
     "length.s5.say": ("nope",),
     "length.s_runs.say": ("nope", "rope", "t5"),
     "lenf.s1.say": ("rope_l4", "rope_nope4", "rope_nope2"),
@@ -750,7 +755,7 @@ def scene_say(page):
         return out
     fields = {"lenf.s3.say": (("rope",), ("n_pos", "runs", "fast", "pos_seen", "pos_unseen", "other_seen",
                                            "other_unseen")),
-              "lenf.s4.say": (("rope",), ("worst_fast", "base", "worst_fast_acc", "slow_min")),
+              "lenf.s4.say": (("rope",), ("worst_fast", "base", "worst_fast_mean", "slow_mean_min")),
               "lenf.s5.say": (SCALING, ("rope_pi4", "ft_pi", "rope_yarn4", "ft_yarn", "rope_pi4_far", "ft_pi_far")),
               "lenf.s6.say": (SCALING, ("rope", "ft_none", "rope_ntk4", "ft_ntk", "rope_far", "ft_none_far")),
               "lenf.s7.say": (TABLE, ("clamp", "mod", "grow", "train")),

@@ -45,10 +45,11 @@ MEASURE_JS = """(key) => {
 }"""
 
 
-# Issue 33 items 3 and 4: the numbers a narration quotes, and where the page shows them. A number of the narration
-# that the page's text shows somewhere (outside the narration and the widgets; the values the scene sets are the
-# widgets' and are left out) must be on the screen the scene lands on, and in lecture mode at least 22 px there.
-# Text in plotly's SVG counts (its screen size: font size times the SVG's scale).
+# Issue 33 items 3 and 4: the results a narration quotes (a decimal, a number of three or more digits, a percentage;
+# not a value the scene sets: the widgets show those), and where the page shows them. One that the page's text shows
+# somewhere (outside the narration and the widgets) must be on the screen the scene lands on, and in lecture mode at
+# least 22 px there. Text in plotly's SVG counts (its screen size: font size times the SVG's scale); a range of
+# positions ("448–511") is read off an axis in view whose tick labels span it.
 NUMBERS_JS = r"""(settings) => {
   const main = document.querySelector('[data-testid="stMain"]');
   const say = main.querySelector('.st-key-scene_say'), pin = say && say.parentElement;
@@ -59,10 +60,27 @@ NUMBERS_JS = r"""(settings) => {
   const top = side || !sr ? hb : Math.max(hb, sr.bottom), right = side ? sr.left : innerWidth;
   const re = /\d+(?:[.,\u2009\u202f ]\d+)*/g;
   const norm = (s) => s.replace(/[,\u2009\u202f ](?=\d{3}(?!\d))/g, '').replace(/[\u2009\u202f ]/g, ' ');
-  const tokens = (s) => (s.match(re) || []).flatMap((t) => norm(t).split(' ')).filter((t) =>
-    t.length > 1 && !/^(199\d|20[0-2]\d)$/.test(t));
+  // a number, not a name's (Qwen2.5-VL, Llama 3.1, §08) or a year; "(5, 7)" is two numbers, "28,473" one
+  const tokens = (s) => [...s.matchAll(re)].filter((m) => !/[A-Za-z§_\-]$|[A-Z][a-z]+ $/.test(s.slice(0, m.index)) &&
+                                                    !/^[A-Za-z]/.test(s.slice(m.index + m[0].length)))
+    .flatMap((m) => norm(m[0]).split(/[ ,]/)).filter((t) => t.length > 1 && !/^(199\d|20[0-2]\d)$/.test(t));
   const body = say ? say.innerText.split('—').slice(1).join('—') : '';
-  const want = [...new Set(tokens(body))].filter((n) => !settings.includes(n));   // the scene's own settings
+  // the results it quotes: a decimal, a number of three or more digits, a percentage; not the scene's own settings
+  const percent = new Set([...body.matchAll(/(\d+)(?:\s*[–-]\s*(\d+))?\s*%/g)].flatMap((m) => [m[1], m[2]]));
+  const want = [...new Set(tokens(body))].filter((n) => !settings.includes(n) &&
+    (/\./.test(n) || n.length >= 3 || percent.has(n)));
+  // a range of positions ("448–511", not "89–97 %") is read off an axis: its ends count as shown when a plot in
+  // view has an axis whose tick labels span them
+  const ranges = new Set([...body.matchAll(/(\d+)\s*[–-]\s*(\d+)(?!\s*%|\d)/g)].flatMap((m) => [m[1], m[2]]));
+  const spans = [];
+  main.querySelectorAll('.js-plotly-plot').forEach((g) => ['.xtick', '.ytick'].forEach((sel) => {
+    const vals = [...g.querySelectorAll(sel + ' text')].filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.width && r.bottom > top && r.top < innerHeight && r.left < right; })
+      .map((t) => parseFloat(t.textContent.replace(/[,\u2009\u202f ]/g, '').replace('−', '-'))).filter(isFinite);
+    if (vals.length > 1) spans.push([Math.min(...vals), Math.max(...vals)]);
+  }));
+  const onAxis = (n) => ranges.has(n) && spans.some(([a, b]) => a <= +n && +n <= b + (b - a) / 4);
   const widgets = '[data-testid="stSlider"], [data-testid="stSelectbox"], [data-testid="stRadio"], ' +
     '[data-testid="stMultiSelect"], [data-testid="stNumberInput"], [data-testid="stCheckbox"], ' +
     '[data-testid="stTextInput"], [data-testid="stWidgetLabel"], .st-key-scenes_nav';
@@ -84,11 +102,15 @@ NUMBERS_JS = r"""(settings) => {
     const rects = Array.from(r.getClientRects()).filter((x) => x.width && x.height);
     if (!rects.length) continue;
     let px = parseFloat(cs.fontSize);
-    if (el instanceof SVGElement && el.getScreenCTM) px *= el.getScreenCTM().a;
+    if (el instanceof SVGElement && el.getScreenCTM) { const m = el.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
     const widget = Boolean(el.closest(widgets));
     rects.forEach((rc) => note(t.textContent, rc, px, widget));
   }
-  return want.map((n) => ({n, ...(found[n] || {elsewhere: false, inview: false, px: 0, dy: null})}));
+  return want.map((n) => {
+    const f = {...(found[n] || {elsewhere: false, inview: false, px: 0, dy: null})};
+    if (!f.inview && onAxis(n)) Object.assign(f, {inview: true, px: 99});
+    return {n, ...f};
+  });
 }"""
 
 

@@ -37,7 +37,10 @@ def test_error_figure_traces_and_log_axis():
 def test_titles_sit_below_the_toolbar_and_legends_below_the_plot():
     _, fig = _error_fig(8, 4)
     assert fig.layout.title.text == "t" and fig.layout.title.yanchor == "top" and fig.layout.title.y < 1
-    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0
+    # issue 33 item 5: the legend at the bottom of the figure, in rows of its own, clear of the x-axis title
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.yref == "container"
+    assert fig.layout.legend.y == 0 and fig.layout.legend.yanchor == "bottom"
+    assert fig.layout.margin.b >= 70 + 26 * len([t for t in fig.data if t.showlegend is not False])
 
 
 def test_error_figure_low_precision_has_precision_line():

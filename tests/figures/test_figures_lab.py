@@ -181,3 +181,13 @@ def test_the_difference_panel_labels_its_colour_bar_short():
     assert fig.layout.yaxis.showticklabels is False and not fig.layout.yaxis.title.text
     assert fig.layout.height == 480 and fig.layout.xaxis.tickangle == -45
     assert F.attention_map(correct, ["a", "b", "c"], zmax=1, labels={}).layout.meta is None  # the maps keep theirs
+
+
+def test_lecture_mode_sizes_every_heatmap_cell_number_for_a_projector():
+    """Issue 33 item 4: the summary's cell values were 10 px in lecture mode (plotly fits a cell's text to it)."""
+    s = V.summary("I love ML", "do you love ML too")
+    for part in ("schemes", "bugs"):
+        fig = F.summary_heatmap(s[part]["err"], s[part]["status"], [str(r) for r in A.SUMMARY_ROWS],
+                                [str(c) for c in s[part]["cols"]], labels={"na": "—", "oor": "oor", "title": "t"})
+        cells = [tr for tr in style.presentation(go.Figure(fig)).data if tr.type == "heatmap" and tr.texttemplate]
+        assert cells and all(tr.textfont.size >= style.PRESENT_MIN for tr in cells)

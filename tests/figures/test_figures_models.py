@@ -53,7 +53,11 @@ def test_strip_cells_legend_and_lines():
     strip, wave, decay = _figures(PICKS[0])
     z = np.asarray(strip.data[0].z)
     names = [view.entry(k)["name"] for k in PICKS[0]]
-    assert z.shape[0] == 3 and list(strip.data[0].y) == names[::-1]               # the first model on top
+    # issue 33 item 5: each row's name above its strip (an annotation), the strips the plot's width: a band for
+    # the name, then the row, the first model on top
+    assert z.shape[0] == 6 and np.isnan(z[0::2]).all() and not np.isnan(z[1::2]).all()
+    assert [a.text for a in strip.layout.annotations][:3] == names and strip.layout.yaxis.autorange == "reversed"
+    assert strip.layout.yaxis.showticklabels is False and len(strip.data[0].y) == 7
     used = [c for c in fm.STRIP if any(c in view.entry(k)["strip"] for k in PICKS[0])]
     assert [tr.name for tr in strip.data[1:]] == used
     assert strip.layout.legend.yanchor == "top" and strip.layout.legend.y < 0        # legend below the plot
@@ -72,9 +76,9 @@ def test_strip_marks_windows_and_rotated_dims_are_valid_plotly():
     go.Figure(style.presentation(fig).to_dict())
     assert {tr.name for tr in fig.data[1:]} >= {"compressed", "partial", "proportional", "linear", "nope"}
     prop = next(tr for tr in fig.data if tr.name == "proportional")
-    assert len(prop.x) == 10 and set(prop.y) == {rows["names"][0]}                    # Gemma 4's 10 global layers
-    assert "window 1,024" in fig.data[0].text[-1][0]                                     # the top row: Gemma 4
+    assert len(prop.x) == 10 and set(prop.y) == {(1 + fm.LABEL_BAND) / 2}             # Gemma 4's 10 global layers
+    assert "window 1,024" in fig.data[0].text[1][0]                                      # the top row: Gemma 4
     pv = view.proportional_vs_partial(512, 0.25, 1000000, 131072)
     fig = fm.rotated_dims_figure([pv[r]["mask"] for r in view.READINGS], list(view.READINGS), labels=labels)
-    assert validated_equals_built(fig) and np.asarray(fig.data[0].z).shape == (2, 512)
+    assert validated_equals_built(fig) and np.asarray(fig.data[0].z).shape == (4, 512)
     go.Figure(style.presentation(fig).to_dict())

@@ -26,7 +26,8 @@ def test_page_renders_in_both_languages(lang):
     table = EN if lang == "en" else ZH
     assert at.title[0].value == table["decay.title"]
     assert any(table["decay.note"] == w.value for w in at.warning)      # the article's note, prominent
-    assert table["decay.fig.main.title"].format(d=128) == figs[0]["layout"]["title"]["text"]
+    assert table["decay.fig.main.title"].format(d=128, b0=32.5) == figs[0]["layout"]["title"]["text"].replace(
+        "<br>", " ")             # issue 33 item 3: the bound at r = 0, 32.5, in the title
     texts = " ".join(m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.warning])
     shown = set(re.findall(r"(?<![\w.])(?:decay|w)\.[a-z_]+(?:\.[a-z_0-9]+)*", texts))
     assert not (shown & (set(EN) | {"decay.title", "decay.intro"})), shown   # no raw text keys shown

@@ -24,8 +24,8 @@ def test_page_renders(lang):
     at = open_page("kv_cache", lang)
     assert_clean(at)
     assert text.get(lang, "kv_cache.fig.error.title") in _titles(at)
-    assert len(figures(at)) == 2
-    summary, cache = _tables(at)                       # summary + cache table, short read-only markdown tables
+    assert len(figures(at)) == 3                       # errors, positions, argmax against error (issue 33 item 16)
+    summary, cache, diagram = _tables(at)              # summary + cache table + the §10 picture, markdown tables
     assert not at.dataframe and not at.table
     verdicts = [row[1] for row in summary[1:]]
     assert summary[0][1] == text.get(lang, "kv_cache.summary.verdict")
@@ -55,7 +55,7 @@ def test_controls_change_the_figure():
 def test_prefill_equal_to_length_and_too_long():
     at = open_page("kv_cache", "en", kv_L="4", kv_prefill="4")
     assert_clean(at)
-    assert len(figures(at)) == 1                       # nothing decoded: no positions figure
+    assert len(figures(at)) == 2                       # nothing decoded: no positions figure (+ the argmax one)
     at = open_page("kv_cache", "zh", kv_L="4", kv_prefill="9")
     assert not at.exception
     assert at.error and "prefill_length" in at.error[0].value and "必须" in at.error[0].value
@@ -64,7 +64,7 @@ def test_prefill_equal_to_length_and_too_long():
 def test_lecture_mode_draws_tables_the_projector_can_enlarge():
     at = open_page("kv_cache", "en", present="1")
     assert_clean(at)
-    assert len(_tables(at)) == 2 and not at.dataframe          # markdown text, which the projector CSS enlarges
+    assert len(_tables(at)) == 3 and not at.dataframe          # markdown text, which the projector CSS enlarges
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -101,8 +101,8 @@ def test_streaming_section_opens_and_states_its_numbers(lang):
 
     at = open_page("kv_cache", lang, kv_stream="true")
     assert_clean(at)
-    assert len(figures(at)) == 5                                                # + errors, positions, scores
-    stream = _tables(at)[2]
+    assert len(figures(at)) == 6                                                # + errors, positions, scores
+    stream = _tables(at)[3]
     assert [row[1] for row in stream[1:]] == [text.get(lang, "kv_cache.pass")] * 3 + [text.get(lang, "kv_cache.fail")]
     res = view.stream.uncached(48, 4, 8)
     said = text.get(lang, "kv_cache.stream.offsets", t=47, c=12, re=res["max_offset"]["reassigned"],
@@ -119,8 +119,8 @@ def test_streaming_section_opens_and_states_its_numbers(lang):
 def test_sinks_section_opens():
     at = open_page("kv_cache", "en", kv_sinks="true", kv_L="16")
     assert_clean(at)
-    assert len(figures(at)) == 4                                                # + sink mass, wrong kernels' errors
-    heads = [t["name"] for t in figures(at)[2]["data"]]
+    assert len(figures(at)) == 5                                                # + sink mass, wrong kernels' errors
+    heads = [t["name"] for t in figures(at)[3]["data"]]
     assert heads == [text.get("en", "kv_cache.fig.sink.head", h=h) for h in range(2)]
     at.slider(key="kv_sink").set_value(-4.0).run()
     assert_clean(at)

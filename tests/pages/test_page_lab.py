@@ -15,7 +15,7 @@ def test_page_renders_both_languages(lang):
     at = open_page("lab", lang)
     assert_clean(at)
     figs = figures(at)
-    assert len(figs) == 6                  # correct, chosen, difference (one panel each), error bars, 2 summaries
+    assert len(figs) == 7          # correct, chosen, difference (one panel each), error bars, 2 summaries, pad loss
     assert all(len(f["data"]) == 1 for f in figs[:3]) and figs[3]["data"][0]["type"] == "bar"
     assert not at.dataframe                                 # the three tensors: a closed deep dive
     assert [e.label for e in at.expander if e.label == text.get(lang, "w.lab_tensors")]
@@ -81,7 +81,7 @@ def test_the_three_tensors_open_from_a_link(lang):
     names = (text.get(lang, "lab.name.a"), text.get(lang, "lab.name.b"))
     assert list(chosen.iloc[:, 0])[0].startswith(names[0]) and list(chosen.iloc[:, 0])[-1].startswith(names[1])
     assert len(chosen) == len(correct) == 8                  # two sentences x token, id, mask, position
-    assert len(figures(at)) == 6
+    assert len(figures(at)) == 7
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -167,7 +167,7 @@ def test_packing_summary_is_a_deep_dive():
     opened = open_page("lab", "en", lab_pack="true", lab_pack_all="true")
     assert_clean(opened)
     assert len(figures(opened)) == len(figures(closed)) + 1
-    heat = figures(opened)[-1]
+    heat = charts(opened)["lab_pack_summary"]["figure"]
     assert heat["data"][0]["type"] == "heatmap" and len(heat["data"][0]["x"]) == 7
     assert text.get("en", "lab.pack.setup.5") in heat["data"][0]["x"]
 
@@ -176,7 +176,7 @@ def test_packed_learned_beyond_its_table_is_a_warning():
     at = open_page("lab", "en", lab_pack="true", lab_method="learned", lab_pack_ids="source", lab_pack_all="true")
     assert not at.exception and not at.error
     assert at.warning and "(104)" in at.warning[-1].value and "M = 16" in at.warning[-1].value
-    status = figures(at)[-1]["data"][0]["text"]             # the packing summary still draws, "no row" marked
+    status = charts(at)["lab_pack_summary"]["figure"]["data"][0]["text"]   # still drawn, "no row" marked
     assert any(text.get("en", "lab.summary.oor") in row for row in status)
 
 

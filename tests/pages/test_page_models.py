@@ -28,7 +28,7 @@ def test_pick_fewer_than_two_and_more():
     at = open_page("models", "en", models_pick=["phi35_mini", "qwen3_next_80b", "llama4_scout", "gpt_oss_20b"])
     assert_clean(at)
     strip = figures(at)[0]
-    assert len(strip["data"][0]["y"]) == 4
+    assert len(strip["layout"]["annotations"]) == 4 and len(strip["data"][0]["y"]) == 2 * 4 + 1   # rows, named above
 
 
 def test_sort_and_lecture_mode_table():
@@ -44,7 +44,7 @@ def test_every_models_strip_is_a_lazy_deep_dive():
     at = open_page("models", "zh", models_all="true")
     assert_clean(at)
     figs = figures(at)
-    assert len(figs) == 4 and len(figs[-1]["data"][0]["y"]) == len(gallery.KEYS)
+    assert len(figs) == 4 and len(figs[-1]["layout"]["annotations"]) == len(gallery.KEYS)
     assert figs[-1]["layout"]["title"]["text"] == text.get("zh", "models.all.title")
 
 
@@ -57,7 +57,7 @@ def test_proportional_deep_dive_and_its_scene(lang):
     assert len(figs) == 6                                   # strips, wavelengths, decay + dims, λ, decay
     assert figs[3]["layout"]["title"]["text"] == text.get(lang, "models.fig.prop_dims.title")
     values = [m.value for m in at.metric]
-    assert values == ["0.0334", "1.24e-06", "0 / 64", "17 / 64"]
+    assert values == ["0.0334 (λ 188)", "1.24e-06 (λ 5,063,256)", "0 / 64", "17 / 64"]   # θ and its λ (issue 33)
     at.select_slider(key="models_prop_p").set_value(0.5).run()
     assert_clean(at)
     # partial reading, d = 256: λ_i = 2π·10^6^(i/128) > 131,072 for i > 128·log(20,861)/log(10^6) = 92.2

@@ -8,7 +8,7 @@ import pytest
 from harness.apptest import assert_clean, figures, open_page
 from posviz import text
 
-FIG = {"b": 0, "pa": 1, "diff": 2, "bars": 3, "seat": 4, "seat_sin": 5}
+FIG = {"b": 0, "pa": 1, "diff": 2, "bars": 3, "seat": 4, "seat_sin": 5, "int_map": 6, "int_lines": 7}
 
 
 def _metric(at):
@@ -81,7 +81,7 @@ def test_invalid_sentences(lang, bad, key):
     at = open_page("overview", lang, **{key: bad})
     assert not at.exception
     assert at.error                                          # not a permutation / empty / too long
-    assert len(figures(at)) == 2                             # the two seat-number figures still draw
+    assert len(figures(at)) == 4            # the two seat-number figures and the bare integer's two still draw
 
 
 def test_markup_is_plain_text():

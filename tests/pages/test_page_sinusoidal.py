@@ -15,13 +15,15 @@ from posviz import text as all_text
 from posviz.text import sinusoidal as text
 from posviz.views import sinusoidal as view
 
-N_FIGURES = 8    # every panel is its own figure (phone-safe): waves, fingerprint ×2, similarity, dot, shift ×2, modulo
+N_FIGURES = 11   # every panel its own figure (phone-safe): waves, fingerprint ×2, barcodes, similarity, dot, shift ×2,
+#                  the linear layer's score map and lines (issue 33 items 13, 14), modulo
 FIG = {name: i for i, name in enumerate(
-    ("waves", "fingerprint", "column", "similarity", "dot", "shift", "vectors", "modulo"))}
+    ("waves", "fingerprint", "column", "barcodes", "similarity", "dot", "shift", "vectors", "lin_map", "lin_lines",
+     "modulo"))}
 DEEP_DIVES = {"sin_by_hand": "true", "sin_column_order": "true"}   # the two lazy boxes, open: hand ×2, layouts ×2
 FIG_OPEN = {name: i for i, name in enumerate(
-    ("waves", "fingerprint", "column", "similarity", "dot", "shift", "vectors", "circle", "dots", "interleaved",
-     "concat", "modulo"))}
+    ("waves", "fingerprint", "column", "barcodes", "similarity", "dot", "shift", "vectors", "lin_map", "lin_lines",
+     "circle", "dots", "interleaved", "concat", "modulo"))}
 
 
 def _titles(figs):
