@@ -14,9 +14,17 @@ STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
                 "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6]}
 MARK_SYMBOLS = {"partial": "circle", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
-# The strip's legend sits STRIP_LEGEND_GAP px under its plot (past the ticks and the axis title) in a bottom margin
-# of STRIP_BOTTOM px that holds it wrapped into four rows on a phone: a fixed plot height, so a fixed gap in px.
-STRIP_BOTTOM, STRIP_LEGEND_GAP = 200, 62
+# The strips' sizes on each screen (issue 33 item 5): a figure tall enough for its rows and for a legend at its
+# bottom, under the ticks and the axis title, in STRIP_COLUMNS columns of equal width, a row of STRIP_LEGEND_PX px
+# per STRIP_COLUMNS entries; nothing taller, so that a scene's narration and the whole figure share a phone's or a
+# projector's screen. normal: a desktop; phone: 390 px wide (the builder's meta["phone"]); lecture: the projector
+# (meta["lecture"], its fonts 22 px).
+STRIP_VIEWS = ("normal", "phone", "lecture")
+STRIP_ROW_PX = {"normal": 52, "phone": 46, "lecture": 64}       # a row: its name above, its strip under it
+STRIP_AXIS_PX = {"normal": 62, "phone": 62, "lecture": 84}      # the tick labels and the x-axis title
+STRIP_LEGEND_PX = {"normal": 24, "phone": 24, "lecture": 34}    # a row of the legend
+STRIP_COLUMNS = {"normal": 3, "phone": 2, "lecture": 3}         # legend entries side by side
+STRIP_LEGEND_FONT = 13                                           # px (lecture mode: 22)
 MARKERS = {"partial": {"size": 4, "symbol": "circle", "color": "#000000"},   # small: 61 dots stay apart on a phone
            "proportional": {"size": 7, "symbol": "diamond", "color": "#FFFFFF", "line": {"color": "#000000",
                                                                                           "width": 1}}}
@@ -26,7 +34,6 @@ _LOG_AXIS = {"type": "log", "exponentformat": "power", "dtick": 1}
 
 
 LABEL_BAND = 0.42        # of each row's height: the row's name, above its strip (the strip takes the rest)
-ROW_PX = 56              # px per labelled row
 
 
 def _labelled_rows(z, text, names):
@@ -89,11 +96,40 @@ def layer_strip_figure(strips, names, *, labels, height=None, marks=None, window
             data.append({"type": "scatter", "x": [x for x, _ in xy], "y": [y for _, y in xy], "mode": "markers",
                          "name": labels[mark], "hoverinfo": "skip",
                          "marker": MARKERS[mark]})
-    height = height or 214 + ROW_PX * len(strips)
-    lay = style.layout(labels, height=height, **PLACES, margin={"b": STRIP_BOTTOM, "l": 20}, xaxis={"showgrid": False},
-                       yaxis=yaxis, annotations=notes)
-    lay["legend"]["y"] = -STRIP_LEGEND_GAP / max(20, height - lay["margin"]["t"] - STRIP_BOTTOM)   # px, not a share
+    # the legend at the bottom of the figure in rows of its own, under the ticks and the axis title: placed a share of
+    # the plot's height under it, it ran into the ticks of a one-row strip (/extrapolation)
+    sizes = {v: strip_size(len(strips), len(data) - 1, labels.get("title"), v) for v in STRIP_VIEWS}
+    top, bottom, tall = sizes["normal"]
+    lay = style.layout(labels, height=height or tall, title_at="phone", legend_at="bottom",
+                       legend={"font": {"size": STRIP_LEGEND_FONT}, "entrywidth": 1 / STRIP_COLUMNS["normal"],
+                               "entrywidthmode": "fraction"},
+                       margin={"l": 20, "t": top, "b": bottom}, xaxis={"showgrid": False}, yaxis=yaxis,
+                       annotations=notes)
+    if height is None:   # its own height on a phone and a projector; its top fits its title (not margins.json's)
+        lay["meta"] = {"own_top": True, **{v: _strip_view(sizes[v], labels.get("title"), v) for v in ("phone",
+                                                                                                      "lecture")}}
     return style.figure(data, lay)
+
+
+def strip_size(rows, entries, title, view):
+    """(top, bottom, height) in px of a strip figure of `rows` rows and `entries` legend entries on `view` (one of
+    STRIP_VIEWS): the title's room (style.wrapped_title) on top, STRIP_ROW_PX per row, then the bottom margin:
+    STRIP_AXIS_PX for the axis and STRIP_LEGEND_PX per row of the legend, ⌈entries / STRIP_COLUMNS⌉ rows."""
+    top = style.wrapped_title(title, height=1000)[1]
+    bottom = STRIP_AXIS_PX[view] + STRIP_LEGEND_PX[view] * -(-entries // STRIP_COLUMNS[view])
+    return top, bottom, top + STRIP_ROW_PX[view] * rows + bottom
+
+
+def _strip_view(size, title, view):
+    """The layout keys of a strip figure on a phone or a projector: its height, bottom margin, legend columns and
+    the title's place at that height."""
+    top, bottom, tall = size
+    spec, _ = style.wrapped_title(title, height=tall)
+    out = {"height": tall, "margin": {"b": bottom, "t": top},
+           "legend": {"entrywidth": 1 / STRIP_COLUMNS[view], "entrywidthmode": "fraction"}}
+    if spec:
+        out["title"] = {"y": spec["y"]}
+    return out
 
 
 def wavelength_compare_figure(models, *, labels, height=540):

@@ -60,7 +60,20 @@ def test_strip_cells_legend_and_lines():
     assert strip.layout.yaxis.showticklabels is False and len(strip.data[0].y) == 7
     used = [c for c in fm.STRIP if any(c in view.entry(k)["strip"] for k in PICKS[0])]
     assert [tr.name for tr in strip.data[1:]] == used
-    assert strip.layout.legend.yanchor == "top" and strip.layout.legend.y < 0        # legend below the plot
+    assert strip.layout.legend.yref == "container" and strip.layout.legend.y == 0    # at the bottom of the figure
+    # issue 33 item 5: a figure as tall as its rows and its legend's rows under the ticks and the axis title, on a
+    # desktop (3 entries a row), a phone (2) and a projector (3, 22 px fonts): one title line (82 px), 3 rows
+    entries = len(strip.data) - 1
+    rows = {"normal": -(-entries // 3), "phone": -(-entries // 2), "lecture": -(-entries // 3)}
+    assert strip.layout.margin.b == 62 + 24 * rows["normal"] and strip.layout.margin.t == 82
+    assert strip.layout.height == 82 + 3 * 52 + 62 + 24 * rows["normal"]
+    phone, lecture = strip.layout.meta["phone"], strip.layout.meta["lecture"]
+    assert phone["height"] == 82 + 3 * 46 + 62 + 24 * rows["phone"] and phone["legend"]["entrywidth"] == 0.5
+    assert lecture["margin"]["b"] == 84 + 34 * rows["lecture"]
+    assert lecture["height"] == 82 + 3 * 64 + lecture["margin"]["b"]
+    assert strip.layout.meta["own_top"] and strip.layout.legend.entrywidth == pytest.approx(1 / 3)
+    shown = style.presentation(go.Figure(strip.to_dict()))              # the projector's layout, as the page gets it
+    assert shown.layout.height == lecture["height"] and shown.layout.legend.font.size == style.PRESENT_MIN
     assert wave.layout.yaxis.type == "log" and list(wave.layout.xaxis.range) == [0, 1]
     assert len(wave.layout.shapes) == sum(bool(m["trained"]) + bool(m["max_length"])
                                           for m in view.compare(PICKS[0])["models"])
