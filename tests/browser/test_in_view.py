@@ -58,12 +58,19 @@ NUMBERS_JS = r"""(settings) => {
   const sr = pin ? pin.getBoundingClientRect() : null;
   const side = Boolean(sr) && sr.width < 0.8 * innerWidth;
   const top = side || !sr ? hb : Math.max(hb, sr.bottom), right = side ? sr.left : innerWidth;
-  const re = /\d+(?:[.,\u2009\u202f ]\d+)*/g;
+  const re = /\d+(?:[.,\u2009\u202f ]\d+)*(?:e-?\d+)?/g;
   const norm = (s) => s.replace(/[,\u2009\u202f ](?=\d{3}(?!\d))/g, '').replace(/[\u2009\u202f ]/g, ' ');
+  // a number in powers of ten is one number, written one way: "1.24·10⁻⁶" (a narration) and "1.24e-06" (a metric)
+  // are both "1.24e-6", and neither is the 1.2 of a tick label
+  const SUP = {'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9',
+               '⁻': '-', '⁺': ''};
+  const sci = (s) => s.replace(/(\d+(?:\.\d+)?)\s*[·×]\s*10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)/g,
+                               (m, a, e) => a + 'e' + (+[...e].map((c) => SUP[c]).join('')))
+    .replace(/(\d+(?:\.\d+)?)[eE]([-+\u2212]?\d+)(?![\d.])/g, (m, a, e) => a + 'e' + (+e.replace('\u2212', '-')));
   // a number, not a name's (Qwen2.5-VL, Llama 3.1, §08) or a year; "(5, 7)" is two numbers, "28,473" one
-  const tokens = (s) => [...s.matchAll(re)].filter((m) => !/[A-Za-z§_\-]$|[A-Z][a-z]+ $/.test(s.slice(0, m.index)) &&
-                                                    !/^[A-Za-z]/.test(s.slice(m.index + m[0].length)))
-    .flatMap((m) => norm(m[0]).split(/[ ,]/)).filter((t) => t.length > 1 && !/^(199\d|20[0-2]\d)$/.test(t));
+  const tokens = (raw) => { const s = sci(raw); return [...s.matchAll(re)].filter((m) =>
+    !/[A-Za-z§_\-]$|[A-Z][a-z]+ $/.test(s.slice(0, m.index)) && !/^[A-Za-z]/.test(s.slice(m.index + m[0].length)))
+    .flatMap((m) => norm(m[0]).split(/[ ,]/)).filter((t) => t.length > 1 && !/^(199\d|20[0-2]\d)$/.test(t)); };
   const body = say ? say.innerText.split('—').slice(1).join('—') : '';
   // the results it quotes: a decimal, a number of three or more digits, a percentage; not the scene's own settings
   const percent = new Set([...body.matchAll(/(\d+)(?:\s*[–-]\s*(\d+))?\s*%/g)].flatMap((m) => [m[1], m[2]]));
@@ -393,3 +400,4 @@ def test_overview_diagram_text_is_readable(browser, app_url, view):
         assert d["n"] == 3 and d["min"] >= (22 if view == "lecture" else 12), d
     finally:
         ctx.close()
+

@@ -84,7 +84,8 @@ def test_gallery_scene_numbers(lang):
     assert [(r["key"], r["theta"]) for r in rows[:5]] == [("mistral_small_31", "1e+09"), ("qwen35_397b", "1e+07"),
                                                           ("qwen3_next_80b", "1e+07"), ("qwen3_30b_a3b_2507", "1e+07"),
                                                           ("command_r", "8e+06")]     # the order the narration names
-    assert "10⁹" in s and "10⁷" in s and "8·10⁶" in s
+    # the narration names the top four (Command R's 8·10⁶, fifth, is off a projector's screen: issue 33 item 3)
+    assert "10⁹" in s and "10⁷" in s and "Qwen3-30B-A3B 2507" in s and "Command R" not in s
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -193,7 +194,7 @@ def test_proportional_scene_numbers(lang):
     assert pv["k"] == 64 and "64" in s and f"{v['models_prop_ltrain']:,}" in s and "512" in s and "0.25" in s
     assert f"{prop['slowest']:.3g}" == "0.0334" and "0.0334" in s          # as the metric prints it
     assert f"{prop['longest']:.0f}" == "188" and "188" in s and prop["never"] == 0
-    assert f"{part['slowest']:.1e}" == "1.2e-06" and "1.2·10⁻⁶" in s
+    assert f"{part['slowest']:.3g}" == "1.24e-06" and "1.24·10⁻⁶" in s          # as the metric prints it
     assert round(part["longest"] / 1e6, 1) == 5.1 and ("5.1 million" in s if lang == "en" else "510 万" in s)
     assert part["never"] == 17 and ("17 of 64" in s if lang == "en" else "64 对中有 17 对" in s)
     assert prop["mask"].sum() == part["mask"].sum() == 128                   # the same number of dims rotate
