@@ -24,11 +24,22 @@ CONTRACT_COLORS = {"reassigned": style.PALETTE[2], "global": style.PALETTE[0]}
 FLOOR = 1e-9   # exact zeros are drawn here on the log axis
 
 
-def _lecture(height, entries):
-    """The layout a projector gets (style.presentation reads meta["lecture"]): the legend's entries two to a row
-    on its width, the whole figure still under a 720 px screen's header with the scene's narration beside it."""
+PHONE_HEIGHT = 440   # a phone's figure before its legend rows: a scene's narration, the plot and a legend row per
+                     # entry on one 844 px screen (520 left the last legend rows under it)
+
+
+def _views(height, entries, title):
+    """The layouts a projector and a phone get (style.presentation reads meta["lecture"], style.one_pass
+    meta["phone"]): on a projector the legend's entries two to a row on its width, the whole figure still under a
+    720 px screen's header with the scene's narration beside it; on a phone a shorter plot above the legend's rows
+    (one entry a row), the title placed at that height."""
     rows = -(-entries // 2)
-    return {"lecture": {"height": int(height * 1.2), "margin": {"b": 70 + 32 * rows}}}
+    tall = PHONE_HEIGHT + 26 * entries
+    phone = {"height": tall}
+    spec, _ = style.wrapped_title(title, height=tall)
+    if spec:
+        phone["title"] = {"y": spec["y"]}
+    return {"lecture": {"height": int(height * 1.2), "margin": {"b": 70 + 32 * rows}}, "phone": phone}
 
 
 def _mode(labels, mode):
@@ -78,7 +89,7 @@ def error_figure(positions, errors, *, prefill_length, labels, allowed=None, pre
     return figure(data, style.layout(labels, height=height + 26 * len(data), legend_at="bottom",
                                      legend_rows=len(data), margin={**style.TIGHT, "b": 70 + 26 * len(data)},
                                      shapes=shapes, annotations=notes, xaxis={"range": [-0.5, len(x) - 0.5]},
-                                     yaxis=yaxis, meta=_lecture(height, len(data))))
+                                     yaxis=yaxis, meta=_views(height, len(data), labels.get("title"))))
 
 
 def positions_figure(query_positions, key_positions, *, labels, height=520):
@@ -107,7 +118,8 @@ def positions_figure(query_positions, key_positions, *, labels, height=520):
             del tr["line"]["color"]
     rows = len(key_positions)
     return figure(data, style.layout(labels, height=height + 26 * rows, legend_at="bottom", legend_rows=rows,
-                                     margin={**style.TIGHT, "b": 70 + 26 * rows}, meta=_lecture(height, rows)))
+                                     margin={**style.TIGHT, "b": 70 + 26 * rows},
+                                     meta=_views(height, rows, labels.get("title"))))
 
 
 def sink_score_figure(scores, *, first_evict, labels, height=420):

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+import pytest
 
 from posviz.figures import kv_cache as figs
 from posviz.figures import style
@@ -42,6 +43,28 @@ def test_titles_sit_below_the_toolbar_and_legends_below_the_plot():
     assert fig.layout.legend.y == 0 and fig.layout.legend.yanchor == "bottom"
     assert fig.layout.margin.b >= 70 + 26 * len([t for t in fig.data if t.showlegend is not False])
 
+
+
+def test_a_phone_gets_a_shorter_plot_above_its_legend_rows():
+    """Issue 33 item 5: on a phone (layout meta["phone"], applied by style.one_pass) the cache figures are a
+    PHONE_HEIGHT px plot with 26 px per legend entry under it, so that a scene's narration, the plot and every legend
+    row share an 844 px screen; the title stays MODEBAR_PX under the top at that height. A desktop and a projector
+    keep their own heights."""
+    r = kc.compare_modes(6, 4)
+    last = {m: V.read_positions_at(r, m) for m in kc.MODES}
+    positions = figs.positions_figure({m: last[m][0] for m in kc.MODES}, {m: last[m][1] for m in kc.MODES},
+                                      labels=LABELS)
+    for (_, fig), entries, key in ((_error_fig(8, 4), 5, "kv_errors"), ((None, positions), len(kc.MODES),
+                                                                            "kv_positions")):
+        phone = fig.layout.meta["phone"]
+        assert phone["height"] == figs.PHONE_HEIGHT + 26 * entries < fig.layout.height
+        assert phone["title"]["y"] * phone["height"] == pytest.approx(phone["height"] - style.MODEBAR_PX)
+        spec = fig.to_plotly_json()
+        shown = style.one_pass(spec, key, phone=True)["layout"]
+        assert shown["height"] == phone["height"] and shown["title"]["y"] == phone["title"]["y"]
+        assert shown["title"]["text"] == "t" and shown["margin"]["b"] >= 70 + 26 * entries   # the legend's rows
+        assert style.one_pass(spec, key)["layout"]["height"] == fig.layout.height                # a desktop's own
+        assert style.presentation(fig).layout.height == fig.layout.meta["lecture"]["height"]
 
 def test_error_figure_low_precision_has_precision_line():
     _, fig = _error_fig(8, 2, "bfloat16")
