@@ -40,6 +40,7 @@ LECTURE = {"title_units": 56, "sub_units": 70, "head_px": style.MODEBAR_PX + 6, 
            "row_px": 42, "legend_px": 780, "scale": 22 / 13, "plot_px": 290, "bottom_px": 75}
 PLOT_PX = 330             # a desktop keeps more room for the lines, however many legend rows
 GAP_PX = 14               # between the title (or its subtitle) and the legend or the plot
+ALIAS_PHONE_PX = 236      # the alias figure on a phone under its title: a 150 px plot, its ticks, axis title, legend
 TRAIN_FILL = "#56B4E9"
 MARK = "#D55E00"          # training boundary on the maps, aliases
 MAX_SIDE = 192            # attention maps are block-max pooled to at most 192 x 192 cells
@@ -303,7 +304,9 @@ def alias_errors(error, aliases, tol, train_length, *, labels, height=400):
                       "line": {"color": "#000000", "width": 1.5, "dash": "dash"}})
     notes.insert(0, {"x": len(e) - 1, "y": tol, "text": labels.get("tol"), "showarrow": False, "xanchor": "right",
                      "yanchor": "bottom", "font": {"size": 13}, "bgcolor": "rgba(255,255,255,0.7)"})
-    shown, place = placed(labels, height=height)
+    # on a phone PHONE's plot height: the offsets the finder lists, the figure and its legend fit under a scene's
+    # narration (400 px left the legend 26 px under an 844 px screen)
+    shown, place = placed(labels, height=height, phone_height=lambda top: top + ALIAS_PHONE_PX)
     return figure(data, style.layout(shown, **place, legend_at="bottom", shapes=shapes,
                                      annotations=notes, yaxis={"range": [0, 185], "tickvals": [0, 45, 90, 135, 180]},
                                      xaxis={"range": [-0.5, len(e) - 0.5]}))

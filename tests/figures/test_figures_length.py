@@ -153,6 +153,11 @@ def test_alias_errors_marks_the_aliases():
     assert list(marks.x) == [float(d) for d in al["aliases"]]
     assert fig.layout.shapes[0].y0 == 40 and fig.layout.annotations[0].text == "tol"
     assert list(fig.layout.yaxis.tickvals) == [0, 45, 90, 135, 180]
+    # issue 33 item 5: on a phone, ALIAS_PHONE_PX under its own title (the plot, its ticks, axis title and legend),
+    # so a scene's narration, the offsets and the legend share an 844 px screen; a desktop keeps its 400 px
+    phone = style.one_pass(style.freeze(fig), "len_alias", phone=True)["layout"]
+    assert phone["height"] == fig.layout.margin.t + F.ALIAS_PHONE_PX < fig.layout.height == 400
+    assert phone["title"]["y"] == fig.layout.meta["phone"]["title"]["y"] and phone["margin"]["t"] == fig.layout.margin.t
 
 
 def test_a_long_subtitle_wraps_for_a_phone_and_each_screen_gets_its_own_layout():
