@@ -23,7 +23,7 @@ def pending(variants):
     """A note instead of a section whose runs are not in results.json yet -> True if it was shown."""
     missing = view.pending(tuple(variants))
     if missing:
-        st.info(ui.t("lenf.pending_runs", names=", ".join(names[v] for v in missing)))
+        st.info(ui.t("lenf.pending_runs", names=ui.t("lenf.list_sep").join(names[v] for v in missing)))
     return bool(missing)
 
 
@@ -55,7 +55,8 @@ def variants():
                   head["hold_to"]: [max(h, 0) if h >= 0 else "—" for h in cols["hold_to"]],
                   head["chance"]: cols["chance"]}, static=True)
     groups = view.verdict_groups(view.FRONTIER)
-    st.markdown(ui.t("lenf.variants_read", **{w: ", ".join(names[v] for v in vs) or "—" for w, vs in groups.items()}))
+    sep = ui.t("lenf.list_sep")
+    st.markdown(ui.t("lenf.variants_read", **{w: sep.join(names[v] for v in vs) or "—" for w, vs in groups.items()}))
 
 
 @ui.section

@@ -504,6 +504,7 @@ _FRONTIER_EN = {
     "lenf.word.holds": "holds to 511",
     "lenf.word.partly": "partly",
     "lenf.word.fails": "fails",
+    "lenf.list_sep": "; ",          # between the variants' names (a name may hold a comma: "RoPE, 4 layers")
     "lenf.variants_read": (
         "**Extrapolates on the copy task (every run ≥ 90 % up to 511):** {holds}. **Partly (every run ≥ 90 % in "
         "64–127, not all the way):** {partly}. **Does not (some run below 90 % right after training):** {fails}."),
@@ -649,6 +650,7 @@ _FRONTIER_ZH = {
     "lenf.word.holds": "保持到 511",
     "lenf.word.partly": "部分",
     "lenf.word.fails": "失败",
+    "lenf.list_sep": "；",
     "lenf.variants_read": (
         "**在复制任务上能外推（每次训练到 511 都 ≥ 90%）：** {holds}。**部分（每次训练在 64–127 都 ≥ 90%，但没撑到底）：** {partly}。"
         "**不能（一出训练范围就有某次训练低于 90%）：** {fails}。"),

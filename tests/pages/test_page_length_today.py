@@ -39,7 +39,8 @@ def test_renders_every_section(lang):
         assert len(lines) == len(bands) == len(view.FRONTIER)
         assert {tr["name"] for tr in lines} == {t[f"lenf.name.{v}"] for v in view.FRONTIER}
         groups = view.verdict_groups(view.FRONTIER)
-        want = t["lenf.variants_read"].format(**{w: ", ".join(t[f"lenf.name.{v}"] for v in vs) or "—"
+        # names joined by "; " ("；"): a name may hold a comma, "RoPE，4 层" (issue 33 item 7)
+        want = t["lenf.variants_read"].format(**{w: t["lenf.list_sep"].join(t[f"lenf.name.{v}"] for v in vs) or "—"
                                                 for w, vs in groups.items()})
         assert want in md
     assert t["lenf.freq_finding"].format(**view.frequency_words()) in md
