@@ -290,3 +290,19 @@ def test_formula_and_code_listings_cite_the_articles_by_title():
 
     assert "《词相同但顺序不同，注意力怎样辨别位置？从正弦编码到 RoPE》" in posviz.pe.__doc__
     assert "《位置编码》" in posviz.pe.__doc__
+
+
+def test_issue_33_chinese_wording_and_figure_symbols():
+    """Issue 33 item 7: "每个 token 的position id", "学习式表（63 之后 N/A）", 可学习 beside 学习式 for one table,
+    relative.shaw.md's 值一侧, ASCII "; " and "." in the findings lines, raw λ_i, θ_i, k^R, W_UK in figure labels."""
+    zh = text.TABLES["zh"]
+    assert zh["frontier.fig.ids.title"] == "每个 token 的 position id"
+    assert "N/A" not in zh["w.len_model.learned"] and "学习式表" in zh["w.len_model.learned"]
+    assert "可学习表" not in zh["lab.pack.oor"] and "学习式位置表" in zh["lab.pack.oor"]
+    assert "值一侧" not in zh["relative.shaw.md"]
+    assert zh["length.f.sep"] == "；" and zh["length.f.line"].endswith("。") and "**：" in zh["length.f.line"]
+    legends = {"models.prop.proportional", "models.prop.partial"}     # row names and legend entries of /models
+    for lang in text.LANGS:
+        for key, s in text.TABLES[lang].items():
+            if ".fig." in key or key.endswith(("_x", "_y")) or key in legends:
+                assert not re.search(r"λ_i|θ_i|θ′_i|k\^R|q\^R|W_UK(?!<)", s), (lang, key, s)
