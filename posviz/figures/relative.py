@@ -96,6 +96,9 @@ def t5_step(distance, bucket, *, labels, max_exact, max_distance, bidirectional,
     return figure(data, style.layout(labels, height=height, **LEGEND, annotations=[note], yaxis={"range": [lo, hi]}))
 
 
+SLOPE_TEXT_OCTAVES = 4      # of a log axis (about 27 px each on a projector): room for a rotated "0.0884"
+
+
 def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
     """ALiBi's slope per head (1-based), log y: heads 1..n_base take the geometric slopes, the rest the
     interleaved slopes of 2 n_base heads (colour tells which); the selected head is outlined.
@@ -105,11 +108,16 @@ def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
     h = np.arange(1, len(slopes) + 1)
     opacity = np.where(h == selected, 1.0, 0.55)
     outline = np.where(h == selected, 2.5, 0.0)
+    # a bar at least SLOPE_TEXT_OCTAVES above the lowest one holds its number (a projector's 24 px, rotated), the
+    # others carry it above them
+    inside = np.where(np.log2(slopes) - np.log2(float(slopes.min())) >= SLOPE_TEXT_OCTAVES, "inside", "outside")
     data = [{"type": "bar", "x": h[part], "y": slopes[part], "name": name,
              "hovertemplate": "h=%{x}<br>m=%{y:.6g}<extra></extra>",
-             # each head's slope written on its bar: the numbers the ALiBi scene quotes, on the figure it lands on
-             "text": [f"{s:.3g}" for s in slopes[part]], "textposition": "inside", "textangle": -90,
-             "insidetextanchor": "end", "textfont": {"color": "#ffffff"},
+             # each head's slope written on its bar: the numbers the ALiBi scene quotes, on the figure it lands on;
+             # at the figure's font size (not shrunk to the bar: 19 px on a projector), above a bar too short for it
+             "text": [f"{s:.3g}" for s in slopes[part]], "textposition": inside[part].tolist(), "textangle": -90,
+             "constraintext": "none", "insidetextanchor": "end", "insidetextfont": {"color": "#ffffff"},
+             "outsidetextfont": {"color": "#333333"}, "cliponaxis": False,
              "marker": {"color": colour, "opacity": opacity[part].tolist(),
                         "line": {"color": "#000000", "width": outline[part].tolist()}}}
             for part, name, colour in ((slice(0, n_base), labels["base"], style.PALETTE[0]),

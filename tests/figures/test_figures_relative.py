@@ -99,6 +99,13 @@ def test_alibi_slopes_colours_fill_heads():
     assert [len(t.y) for t in fig.data] == [8, 4]
     assert list(fig.data[1].x) == [9, 10, 11, 12]
     assert fig.layout.legend.orientation == "h"
+    # issue 33 items 3-4: each head's slope written on its bar at the figure's font (never shrunk to the bar: 19 px
+    # and 2 px on a projector), inside a bar 4 octaves above the lowest (1/256), above a shorter one
+    assert list(fig.data[0].text) == ["0.5", "0.25", "0.125", "0.0625", "0.0312", "0.0156", "0.00781", "0.00391"]
+    assert list(fig.data[1].text) == ["0.707", "0.354", "0.177", "0.0884"]
+    assert list(fig.data[0].textposition) == ["inside"] * 4 + ["outside"] * 4
+    assert list(fig.data[1].textposition) == ["inside"] * 4                     # 2^-3.5 is 4.5 octaves above 2^-8
+    assert all(t.constraintext == "none" for t in fig.data)
 
 
 def test_t5_causal_step_single_line_and_labels_inside_the_plot():
