@@ -401,3 +401,41 @@ def test_overview_diagram_text_is_readable(browser, app_url, view):
     finally:
         ctx.close()
 
+
+# ---------------------------------------------------------------- issue 33 item 5: phone and projector layouts
+CLEAR_JS = """(key) => { const g = document.querySelector('[data-testid="stMain"] .st-key-' + key + ' .js-plotly-plot');
+  if (!g) return null; g.scrollIntoView({block: 'start'});
+  const r = (e) => { if (!e) return null; const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom}; };
+  const ticks = [...g.querySelectorAll('.xtick text')].map(r).filter(Boolean);
+  const plot = g.querySelector('.nsewdrag');                       // the plot area
+  const p = plot.getBoundingClientRect(), box = g.getBoundingClientRect();
+  return {legend: r(g.querySelector('.legend')), title: r(g.querySelector('.g-xtitle')),
+          ticksBottom: Math.max(...ticks.map((t) => t.bottom)), plotWidth: p.width, width: box.width,
+          rows: g.querySelectorAll('.annotation').length}; }"""
+
+
+@pytest.mark.parametrize("view, path, key", [("phone", "kv-cache?kv_stream=true", "kv_stream_errors"),
+                                             ("phone", "models?models_prop=true", "models_prop_dims"),
+                                             ("phone", "models?models_all=true", "models_strip_all"),
+                                             ("phone", "extrapolation?ext_preset=gpt_oss_20b", "ext_strip"),
+                                             ("desk", "extrapolation?ext_preset=gpt_oss_20b", "ext_strip"),
+                                             ("lecture", "extrapolation?ext_preset=gpt_oss_20b", "ext_strip")])
+def test_legends_clear_axis_titles_and_ticks_and_strips_take_the_width(browser, app_url, view, path, key):
+    """Issue 33 item 5: /kv-cache streaming's axis title ran over the first legend entry, /extrapolation's
+    layer-strip legend hid the ticks, /models' row labels took a phone's width (~30 px strips)."""
+    opts = LECTURE if view != "phone" else PHONE
+    ctx = browser.new_context(**opts)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{app_url}/{path}&lang=zh" + ("&present=1" if view == "lecture" else ""))
+        settle(page)
+        page.wait_for_selector(f".st-key-{key} .js-plotly-plot .main-svg", timeout=60000)
+        time.sleep(0.5)
+        m = page.evaluate(CLEAR_JS, key)
+        assert m["legend"]["top"] >= m["ticksBottom"] - 1, m
+        if m["title"]:
+            assert m["legend"]["top"] >= m["title"]["bottom"] - 1, m
+        if key.startswith(("models_", "ext_strip")):
+            assert m["plotWidth"] >= 0.7 * m["width"], m         # the names above the strips, not beside them
+    finally:
+        ctx.close()
