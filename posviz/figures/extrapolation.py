@@ -129,7 +129,11 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
     data = []
     for j, (key, name, inv) in enumerate(curves):
         y = _np(inv)
-        data.append({"type": "scatter", "x": style.f32(np.arange(y.size)), "y": style.f32(y), "mode": "lines+markers",
+        x = np.arange(y.size)
+        turning = y > 0                                # a log axis has no 0: proportional RoPE's still pairs
+                                                       # are left out
+        x, y = x[turning], y[turning]
+        data.append({"type": "scatter", "x": style.f32(x), "y": style.f32(y), "mode": "lines+markers",
                      "name": name, "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 2},
                      "marker": {"size": 4}, "hovertemplate": name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"})
     return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,

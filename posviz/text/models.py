@@ -38,7 +38,8 @@ EN = {
     "models.strip.local": "local (RoPE)",
     "models.strip.global": "global (RoPE)",
     "models.strip.nope": "NoPE",
-    "models.strip.linear": "linear attention",
+    "models.strip.linear": "no attention (linear / state space)",
+    "models.strip.unknown": "not followed (see the warning)",
     "models.wave.title": "Wavelengths against trained and maximum lengths",
     "models.wave.text": "Each model's pair wavelengths λ_i = 2π/θ′_i (its global layers, with its own scaling), with its trained length (solid) and maximum length (dashed) in the same colour. The x axis is the pair index divided by the number of pairs, so models of different head sizes share it. Pairs above the solid line never complete a turn within the trained length.",
     "models.wave.name": "{name} ({trained} → {longest})",
@@ -120,6 +121,7 @@ EN = {
     "err.config_text": "config must be text (a config.json) or a dict, got {got}",
     "err.config_huge": "config holds a number too long to read (more than 4300 digits)",
     "err.config_unreadable": "this config could not be read ({reason}); the page goes on without it",
+    "err.softmax_scale": "with this config the model's attention scales its scores by {got} in layer {layer}, which is not a positive number: a field that sets the softmax scale (query_pre_attn_scalar, attention_multiplier, …) is out of range",
     "err.config_foreign_text": "model_type {model_type!r} has no text_config of its own: remove text_config, or give the model_type of the model it belongs to",
 }
 
@@ -160,7 +162,8 @@ ZH = {
     "models.strip.local": "局部（RoPE）",
     "models.strip.global": "全局（RoPE）",
     "models.strip.nope": "NoPE",
-    "models.strip.linear": "线性注意力",
+    "models.strip.linear": "无注意力（线性 / 状态空间）",
+    "models.strip.unknown": "无法核对（见上方提示）",
     "models.wave.title": "波长与训练长度、最长长度",
     "models.wave.text": "每个模型各频率对的波长 λ_i = 2π/θ′_i（取其全局层，按它自己的缩放），同色的实线是训练长度，虚线是最长长度。横轴是频率对序号除以频率对总数，因此头维度不同的模型可以共用。在实线之上的频率对，在训练长度内转不满一圈。",
     "models.wave.name": "{name}（{trained} → {longest}）",
@@ -242,6 +245,7 @@ ZH = {
     "err.config_text": "配置必须是文本（一份 config.json）或字典，收到的是 {got}",
     "err.config_huge": "配置中有一个位数过多、无法读取的数（超过 4300 位）",
     "err.config_unreadable": "无法读取这份配置（{reason}）；页面照常运行，只是不用它",
+    "err.softmax_scale": "按这份配置，模型第 {layer} 层的注意力把打分乘以 {got}，这不是正数：某个决定 softmax 缩放的字段（query_pre_attn_scalar、attention_multiplier 等）超出了范围",
     "err.config_foreign_text": "model_type {model_type!r} 没有自己的 text_config：请删去 text_config，或给出它所属模型的 model_type",
 }
 

@@ -16,7 +16,7 @@ from posviz.validate import MAX_POSITION, PosvizError
 from posviz.views import cached
 
 # Strip categories of a layer (figures/models.py colours them) and the marks drawn on a cell.
-STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
+STRIP = ("rope", "local", "global", "nope", "linear", "compressed", "unknown")
 MARKS = ("partial", "proportional")
 LOCAL_KINDS = ("sliding_attention", "chunked_attention")
 DEFAULT_PICK = ("llama31_8b", "gemma3_27b", "deepseek_v3")
@@ -26,14 +26,18 @@ def layer_strip(model):
     """Per layer: "rope" (all layers alike, full attention), "local" (a sliding / chunked window with RoPE:
     Mistral 7B's every layer, Gemma's local ones), "global" (full attention beside local layers),
     "compressed" (DeepSeek-V4: a window plus a compressed cache of everything older), "nope" (attention without
-    RoPE), "linear" (no attention scores)."""
+    RoPE), "linear" (no attention scores: linear attention, state-space layers), "unknown" (what the layer does
+    with positions is not one posviz's formulas reproduce, or could not be measured)."""
     kinds = model.layer_kinds or ["full_attention"] * len(model.layer_rope)
     windows = model.windows or [None] * len(kinds)
+    attention = model.layer_attention or [True] * len(kinds)
     mixed = any(k in LOCAL_KINDS for k in kinds) or any(windows) or len(set(model.layer_rope) - {"nope"}) > 1
     out = []
-    for kind, rope, window in zip(kinds, model.layer_rope, windows):
-        if kind in rope_config.NO_ATTENTION_KINDS:
+    for kind, rope, window, attends in zip(kinds, model.layer_rope, windows, attention):
+        if not attends:
             out.append("linear")
+        elif rope == "unknown":
+            out.append("unknown")
         elif rope == "nope":
             out.append("nope")
         elif kind in rope_config.COMPRESSED_KINDS:
@@ -92,6 +96,10 @@ def describe(model):
             "softmax_scale": model.softmax_scale, "mrope_section": model.mrope_section,
             "mrope_interleaved": model.mrope_interleaved, "mrope_axes": list(model.mrope_axes or []),
             "layout": model.layout, "placement": model.placement, "temperature": model.query_temperature,
+            "query_scaling": model.query_scaling and {**model.query_scaling, "params_json": json.dumps(
+                model.query_scaling["params"], sort_keys=True)}, "mrope_scheme": model.mrope_scheme,
+            "mrope_rows": [list(r) for r in model.mrope_rows or []], "attention": list(model.layer_attention),
+            "unverified": [list(n) for n in model.unverified],
             "notes": [list(n) for n in model.notes], "no_rope": model.no_rope,
             "main": rope_config.main_layer_type(model) if model.rope else None, "types": types}
 
