@@ -166,8 +166,10 @@ def analysis_sections(d, params_json, l_train, l_target, method, name, sections)
 def pasted_model():
     """The paste box and what it reads (None, with the reason shown, when it reads no model)."""
     st.caption(ui.t("extrapolation.paste.text"))
-    config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
-                               max_chars=rope_config.MAX_BYTES, height=230, bind="query-params", on_change=_on_paste)
+    config_text, lost = ui.paste_box("ext_paste", mview.entry(view.FALLBACK)["config_json"], rope_config.MAX_BYTES,
+                                     on_change=_on_paste)
+    if lost:
+        st.warning(ui.t("extrapolation.paste.lost"))
     r = mview.read_pasted(config_text)
     if r.get("model") is None:   # user-derived text: shown as plain code, never as markdown
         if r["boundary"]:

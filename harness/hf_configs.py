@@ -1,24 +1,27 @@
-"""Small configs with non-default position settings for every language-model type transformers ships.
+"""Small configs with non-default position settings for every language-model type transformers ships: the fixture
+of tests/pe/test_model_types.py (written by `python -m harness.hf_configs --write`, read by the tests).
 
-`model_types()` lists the text (decoder) model types of transformers' language-model classes (causal LMs and
-the text models of image / audio / video-to-text models) and of the text rotary modules posviz checked before;
-`small_config(model_type, seed)` makes one of them small enough to build with real weights on a CPU (a few
-layers, 4 heads, 4 experts, a vocabulary of 256) and draws its position settings away from the class defaults:
-the RoPE base, a scaling type its code accepts, the partial rotary factor, the sliding window, the layer pattern.
-Each draw is checked by building the config class and the model on the meta device; a draw the model rejects is
-replaced by a simpler one (the order is in `_DRAWS`). Deterministic per (model type, seed).
+`model_types()` lists the text (decoder) model types of transformers' language-model classes (causal LMs and the
+text models of image / audio / video-to-text models). `small_config(model_type, seed)` makes one small enough to
+build with real weights on a CPU (a few layers, 4 heads, 4 experts, a vocabulary of 256) and draws its position
+settings away from the class defaults: the RoPE base, a scaling type its code accepts, the partial rotary
+factor, the sliding window, the layer pattern, the length. Each draw is kept when the model with real random
+weights builds from it and runs under posviz.pe.model_probe; a type whose class defaults do not build in
+transformers itself gets the few fields it lacks (FIXES). Deterministic per (model type, seed).
 """
 import copy
 import functools
 import hashlib
-import math
+import json
+import pathlib
 import random
-
-import torch
+import sys
 
 from posviz.pe import model_probe
 
 LAYERS = 8
+HEADS = 4
+FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "pe" / "data" / "model_types.json"
 SIZE_KEYS = {   # key -> small value (set only where the class has the key and a value)
     "vocab_size": 256, "intermediate_size": 64, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 64,
     "ffn_hidden_size": 64, "expert_intermediate_size": 32, "dense_intermediate_size": 64,
@@ -30,10 +33,41 @@ SIZE_KEYS = {   # key -> small value (set only where the class has the key and a
     "linear_num_value_heads": 4, "linear_key_head_dim": 16, "linear_value_head_dim": 16, "num_kv_shared_layers": 2,
     "hidden_size_per_layer_input": 16, "laurel_rank": 8, "altup_num_inputs": 4, "vocab_size_per_layer_input": 256,
 }
+# Fields a class's own defaults leave unset although its model needs them (transformers' defaults do not build).
+FIXES = {
+    "hunyuan_v1_dense": {"rope_parameters": {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
+                                             "rope_theta": 10000.0}},
+    "hunyuan_v1_moe": {"rope_parameters": {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
+                                           "rope_theta": 10000.0}},
+    "hunyuan_vl_text": {"rope_parameters": {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
+                                            "rope_theta": 10000.0, "mrope_section": [8, 8, 8, 8]}},
+    "dots1": {"num_local_experts": 4},
+    "lfm2_moe": {"layer_types": ["conv", "full_attention"] * 4},
+    "deepseek_ocr2_text": {"mlp_layer_types": ["dense"] + ["sparse"] * 7},
+    "chameleon": {"vocabulary_map": {"<image>": 1}},
+    "step3p5": {"sliding_window": 512},
+    "qwen2_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [4, 6, 6]}},
+    "qwen2_5_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [4, 6, 6]}},
+    "qwen2_5_omni_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [4, 6, 6]}},
+    "glm4v_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e4, "mrope_section": [2, 3, 3],
+                                       "partial_rotary_factor": 0.5}},
+    "glm4v_moe_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e4, "mrope_section": [2, 3, 3],
+                                           "partial_rotary_factor": 0.5}},
+    "glm_ocr_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e4, "mrope_section": [2, 3, 3],
+                                         "partial_rotary_factor": 0.5}},
+    "glm_image_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1e4, "mrope_section": [2, 3, 3],
+                                           "partial_rotary_factor": 0.5}},
+    "paddleocr_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 5e5, "mrope_section": [4, 6, 6]}},
+    "ernie4_5_vl_moe_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 5e5,
+                                                 "mrope_section": [6, 6, 4]}},
+}
 THETAS = (5e3, 2e4, 5e4, 2.5e5, 5e5, 3e6, 1.5e7)
 WINDOWS = (64, 512, 4096)
 LENGTHS = (2048, 4096, 8192, 32768)
 PARTIALS = (0.25, 0.5)
+SCALINGS = ("linear", "dynamic", "yarn", "llama3", "longrope", "keep")
+# Draws in order; each is kept when the model with real weights builds and runs from it.
+DRAWS = ("length", "theta", "partial", "window", "pattern", "scaling")
 
 
 def _hf():
@@ -47,9 +81,8 @@ def model_types() -> tuple[str, ...]:
     auto = hf.models.auto.modeling_auto
     maps = ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
             "MODEL_FOR_VISION_2_SEQ_MAPPING_NAMES", "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES")
-    outer = sorted({t for m in maps for t in getattr(auto, m, {})})
     out = set()
-    for t in outer:
+    for t in sorted({t for m in maps for t in getattr(auto, m, {})}):
         try:
             tc = hf.CONFIG_MAPPING[t]().get_text_config(decoder=True)
         except Exception:   # a class whose own defaults do not validate: its text type is listed by the others
@@ -63,10 +96,6 @@ def _rng(model_type, seed):
     return random.Random(int(hashlib.sha256(f"{model_type}:{seed}".encode()).hexdigest()[:12], 16))
 
 
-def _defaults(model_type):
-    return _hf().CONFIG_MAPPING[model_type]().to_dict()
-
-
 def _rope_dicts(d):
     """The rope dicts of a config dict: the flat one, or those nested by layer type."""
     rp = d.get("rope_parameters")
@@ -76,39 +105,50 @@ def _rope_dicts(d):
     return nested or [rp]
 
 
-def _shrink(d, rng):
-    n_layers = d.get("num_hidden_layers")
+def _shrink_sizes(d):
     for key, value in SIZE_KEYS.items():
         if isinstance(d.get(key), int) and not isinstance(d.get(key), bool):
-            d[key] = min(d[key], value) if key.startswith(("num_kv", "n_group", "topk")) else value
-    heads = 4
+            d[key] = min(d[key], value) if key.startswith(("n_group", "topk")) else value
     kv = d.get("num_key_value_heads")
     if isinstance(d.get("num_attention_heads"), int):
         same = kv == d["num_attention_heads"]
-        d["num_attention_heads"] = heads
+        d["num_attention_heads"] = HEADS
         if isinstance(kv, int):
-            d["num_key_value_heads"] = heads if same else (1 if kv == 1 else 2)
-    head_dim = d.get("head_dim") if isinstance(d.get("head_dim"), int) else None
-    width = rng.choice((32, 64))
-    if head_dim is not None:
+            d["num_key_value_heads"] = HEADS if same else (1 if kv == 1 else 2)
+
+
+def _shrink_width(d, width):
+    """Head width `width` (MLA: 16 + 16), hidden size heads x width."""
+    explicit = isinstance(d.get("head_dim"), int)
+    if explicit:
         d["head_dim"] = width
-    for key in ("global_head_dim",):
-        if isinstance(d.get(key), int):
-            d[key] = 2 * width
+    if isinstance(d.get("global_head_dim"), int):
+        d["global_head_dim"] = 2 * width
     if isinstance(d.get("qk_rope_head_dim"), int):
         d["qk_rope_head_dim"], d["qk_nope_head_dim"] = 16, 16
-        d["v_head_dim"] = 16 if isinstance(d.get("v_head_dim"), int) else d.get("v_head_dim")
-        if head_dim is not None:
+        if isinstance(d.get("v_head_dim"), int):
+            d["v_head_dim"] = 16
+        if explicit:
             d["head_dim"] = 16
     if isinstance(d.get("hidden_size"), int):
-        d["hidden_size"] = heads * width
-    if isinstance(n_layers, int):
-        layers = min(n_layers, LAYERS)
-        for key, v in list(d.items()):
-            if isinstance(v, list) and len(v) == n_layers and key not in ("mrope_section",):
-                d[key] = v[:layers]
-        d["num_hidden_layers"] = layers
-    return width
+        d["hidden_size"] = HEADS * width
+        if all(isinstance(d.get(k), int) for k in ("mamba_expand", "mamba_n_heads", "mamba_d_head")):
+            d["mamba_d_head"] = d["mamba_expand"] * d["hidden_size"] // d["mamba_n_heads"]
+    vocab = d.get("vocab_size")
+    for key, value in list(d.items()):              # special tokens inside the small vocabulary
+        if key.endswith("_token_id") and isinstance(value, int) and isinstance(vocab, int) and value >= vocab:
+            d[key] = 0
+
+
+def _shrink_layers(d):
+    n_layers = d.get("num_hidden_layers")
+    if not isinstance(n_layers, int):
+        return
+    layers = min(n_layers, LAYERS)
+    for key, v in list(d.items()):
+        if isinstance(v, list) and len(v) == n_layers and key != "mrope_section":
+            d[key] = v[:layers]
+    d["num_hidden_layers"] = layers
 
 
 def _sections(sec, pairs):
@@ -123,92 +163,120 @@ def _rotary_pairs(d, width, rp):
     return int(width * prf) // 2
 
 
-def _draw_rope(d, rng, width, kind):
-    """Draw the position settings of kind: "theta", "scaling", "partial", "window", "length"."""
+def _fit_sections(d, width):
+    for rp in _rope_dicts(d):
+        if isinstance(rp.get("mrope_section"), list):
+            rp["mrope_section"] = _sections(rp["mrope_section"], _rotary_pairs(d, width, rp))
+
+
+def _draw(d, rng, width, kind):
+    """Draw the position settings of kind (one of DRAWS)."""
     for rp in _rope_dicts(d):
         if kind == "theta" and "rope_theta" in rp:
             rp["rope_theta"] = rng.choice(THETAS)
-        if kind == "partial" and "partial_rotary_factor" in rp and rp["partial_rotary_factor"] not in (None, 1.0):
+        if kind == "partial" and rp.get("partial_rotary_factor") not in (None, 1.0):
             rp["partial_rotary_factor"] = rng.choice(PARTIALS)
         if kind == "scaling":
             _draw_scaling(d, rp, rng, width)
-        if isinstance(rp.get("mrope_section"), list):
-            rp["mrope_section"] = _sections(rp["mrope_section"], _rotary_pairs(d, width, rp))
     if kind == "partial" and isinstance(d.get("partial_rotary_factor"), float) and d["partial_rotary_factor"] < 1:
         d["partial_rotary_factor"] = rng.choice(PARTIALS)
     if kind == "window" and isinstance(d.get("sliding_window"), int):
         d["sliding_window"] = rng.choice(WINDOWS)
     if kind == "length" and isinstance(d.get("max_position_embeddings"), int):
         d["max_position_embeddings"] = rng.choice(LENGTHS)
+    if kind == "pattern":
+        _draw_pattern(d, rng)
+    _fit_sections(d, width)
+
+
+def _draw_pattern(d, rng):
+    """Another layer pattern: layer_types shuffled (each kind kept), sliding_window_pattern, no_rope_layers."""
+    kinds = d.get("layer_types")
+    if isinstance(kinds, list) and len(set(kinds)) > 1:
+        d["layer_types"] = rng.sample(kinds, len(kinds))
+    if isinstance(d.get("sliding_window_pattern"), int):
+        d["sliding_window_pattern"] = rng.choice((2, 3))
+    nope = d.get("no_rope_layers")
+    if isinstance(nope, list) and nope:
+        d["no_rope_layers"] = [int(rng.random() < 0.7) for _ in nope]
 
 
 def _draw_scaling(d, rp, rng, width):
-    kind = rng.choice(("linear", "dynamic", "yarn", "llama3", "longrope", "keep"))
-    rt = rp.get("rope_type", "default")
-    if kind == "keep" or rt not in ("default",):
+    kind = rng.choice(SCALINGS)
+    if kind == "keep" or rp.get("rope_type", "default") != "default":
         if isinstance(rp.get("factor"), (int, float)) and rp["factor"] > 1:
             rp["factor"] = float(rng.choice((2, 4, 8, 16)))
         return
     orig = d.get("max_position_embeddings") or 4096
     pairs = _rotary_pairs(d, width, rp)
     factor = float(rng.choice((2, 4, 8)))
+    short = max(256, orig // int(factor))
     extra = {"linear": {"factor": factor}, "dynamic": {"factor": factor},
-             "yarn": {"factor": factor, "original_max_position_embeddings": max(256, orig // int(factor))},
-             "llama3": {"factor": factor, "original_max_position_embeddings": max(256, orig // int(factor)),
-                        "low_freq_factor": 1.0, "high_freq_factor": 4.0},
-             "longrope": {"factor": factor, "original_max_position_embeddings": max(256, orig // int(factor)),
+             "yarn": {"factor": factor, "original_max_position_embeddings": short},
+             "llama3": {"factor": factor, "original_max_position_embeddings": short, "low_freq_factor": 1.0,
+                        "high_freq_factor": 4.0},
+             "longrope": {"factor": factor, "original_max_position_embeddings": short,
                           "short_factor": [round(1 + 0.1 * rng.random(), 3) for _ in range(pairs)],
                           "long_factor": [round(1 + i / pairs * factor, 3) for i in range(pairs)]}}[kind]
     rp.update(rope_type=kind, **extra)
 
 
-# Draws in order; each is kept when the config class and the model on the meta device accept it.
-_DRAWS = ("length", "theta", "partial", "window", "scaling")
-
-
-def _accepts(model_type, d):
+def problem(model_type, d):
+    """Why a config dict of model_type cannot serve as a fixture (None: it can): its class must accept it, and the
+    model must build and run both with real random weights and with the probe's stand-ins."""
     hf = _hf()
     try:
         tc = hf.CONFIG_MAPPING[model_type](**{k: v for k, v in d.items() if k != "model_type"})
-        cls = model_probe.model_class(hf, tc)
-        with torch.device("meta"):
-            cls(tc)
-        return True
-    except Exception:
-        return False
+        for weights in ("random", "stand-in"):
+            found = model_probe.probe(tc, weights=weights)
+            if found.error:
+                return f"{weights}: {found.error}"
+    except Exception as e:
+        return f"{type(e).__name__}: {str(e).splitlines()[0][:150] if str(e).strip() else ''}"
+    return None
 
 
-@functools.cache
-def _small(model_type, seed):
+def small_config(model_type: str, seed: int = 0) -> tuple[dict, str | None]:
+    """(config dict of `model_type`, small, position settings drawn away from its defaults; None when it cannot be
+    made to build and run small -- then the reason)."""
     rng = _rng(model_type, seed)
-    d = _defaults(model_type)
-    base = copy.deepcopy(d)
-    width = _shrink(d, rng)
-    for rp in _rope_dicts(d):
-        if isinstance(rp.get("mrope_section"), list):
-            rp["mrope_section"] = _sections(rp["mrope_section"], _rotary_pairs(d, width, rp))
-    if not _accepts(model_type, d):
-        d = base            # a class whose sizes are tied together in ways the shrink does not know: full size
-    for kind in _DRAWS:
-        trial = copy.deepcopy(d)
-        _draw_rope(trial, rng, width, kind)
-        if _accepts(model_type, trial):
-            d = trial
+    d = _hf().CONFIG_MAPPING[model_type]().to_dict()
+    for key, value in FIXES.get(model_type, {}).items():
+        d[key] = copy.deepcopy(value)
+    width = rng.choice((32, 64))
+    _shrink_sizes(d)
+    _shrink_width(d, width)
+    _shrink_layers(d)
+    _fit_sections(d, width)
     d["model_type"] = model_type
-    return d
+    why = problem(model_type, d)
+    if why:
+        return None, why
+    for kind in DRAWS:
+        trial = copy.deepcopy(d)
+        _draw(trial, rng, width, kind)
+        if problem(model_type, trial) is None:
+            d = trial
+    return d, None
 
 
-def small_config(model_type: str, seed: int = 0) -> dict:
-    """A config dict of `model_type`, small, with position settings drawn away from its defaults (a copy)."""
-    return copy.deepcopy(_small(model_type, seed))
+def write(path=FIXTURE):
+    """Every model type's small config (or why it has none) into the fixture file."""
+    configs, left_out = {}, {}
+    for t in model_types():
+        d, why = small_config(t)
+        if d is None:
+            left_out[t] = why
+        else:
+            configs[t] = d
+        print(t, "ok" if d else why, flush=True)
+    data = {"transformers": _hf().__version__, "configs": configs, "left_out": left_out}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True, default=str, allow_nan=True) + "\n", encoding="utf-8")
+    return len(configs), len(left_out)
 
 
-def is_finite_config(d) -> bool:
-    """No NaN / Infinity anywhere (what json.dumps would write as a non-standard constant)."""
-    if isinstance(d, float):
-        return math.isfinite(d)
-    if isinstance(d, dict):
-        return all(is_finite_config(v) for v in d.values())
-    if isinstance(d, list):
-        return all(is_finite_config(v) for v in d)
-    return True
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m harness.hf_configs --write")
+    print(write())

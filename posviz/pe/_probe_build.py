@@ -46,7 +46,6 @@ class _StandIns:
 
     def __init__(self):
         self.mats = {}
-        self.tap = None     # called with each output while a recorder taps (the projections of run B)
 
     def pair(self, fan_in, fan_out):
         key = (fan_in, fan_out)
@@ -61,10 +60,7 @@ class _StandIns:
 
         def forward(x):
             b, a = self.pair(lin.in_features, lin.out_features)
-            out = ((x.float() @ b.T) @ a.T).to(x.dtype)                                      # [..., out]
-            if self.tap is not None:
-                self.tap(out)
-            return out
+            return ((x.float() @ b.T) @ a.T).to(x.dtype)                                     # [..., out]
         lin.forward = forward
 
     def embedding(self, emb):
@@ -108,7 +104,7 @@ def _materialize(model, fast):
     own init: RoPE's inv_freq); big parameters on the way into or out of attention (JetMoE's attention experts,
     DeepSeek-V4's grouped output) from one shared random tensor per shape; zeros from other big parameter
     holders (fused MLP experts) and, in a fast build, from every block of a decoder layer without attention (whose
-    parameters are then never made). -> the stand-ins (their `tap` lets the probe see projections)."""
+    parameters are then never made)."""
     stand = _StandIns()
     inside = {id(s) for m in model.modules() if calls_attention(type(m)) for s in m.modules()}
     skipped = _fast_skips(model) if fast else set()
@@ -127,7 +123,6 @@ def _materialize(model, fast):
     with torch.no_grad():
         for m in dict.fromkeys(computed):
             model._init_weights(m)
-    return stand
 
 
 def _fast_skips(model):
@@ -147,13 +142,17 @@ def _fast_skips(model):
 
 
 def _stand_in(stand, m):
-    """A plain linear map or an embedding replaced by its stand-in -> whether it was (Gemma's scaled embedding
-    too: its scale buffer is then unused)."""
+    """A plain linear map or a big embedding replaced by its stand-in, a small embedding given real random rows ->
+    whether it was (Gemma's scaled embedding too: its scale buffer is then unused)."""
     if type(m) is nn.Linear or (isinstance(m, nn.Linear) and type(m).forward is nn.Linear.forward):
         stand.linear(m)
         return True
-    if isinstance(m, nn.Embedding):
+    if isinstance(m, nn.Embedding) and m.weight.numel() > CAP:
         stand.embedding(m)
+        return True
+    if isinstance(m, nn.Embedding):             # a small table (learned positions): real random rows, its own forward
+        g = torch.Generator().manual_seed(m.num_embeddings)
+        m._parameters["weight"] = nn.Parameter(torch.randn(m.weight.shape, generator=g), requires_grad=False)
         return True
     return False
 
@@ -188,13 +187,18 @@ def decoder_layers(model):
     return [m for m in model.modules() if isinstance(m, hf_layer)]
 
 
-def build(tc, fast=True, implementation=PROBE):
-    """The text model of a transformers config on the meta device, made runnable by stand-ins."""
+def build(tc, fast=True, implementation=PROBE, weights="stand-in"):
+    """The text model of a transformers config, runnable for the probe: on the meta device with stand-ins
+    (weights="stand-in"), or with real random weights on the CPU (weights="random": small configs only, the
+    reference of the tests)."""
     hf = transformers_module()
     tc = copy.deepcopy(tc)
     tc._attn_implementation = implementation
     cls = model_class(hf, tc)
+    if weights == "random":
+        torch.manual_seed(0)
+        return cls(tc).eval()
     with torch.device("meta"):
         model = cls(tc)
-    model.posviz_stand_ins = _materialize(model, fast)
+    _materialize(model, fast)
     return model.eval()

@@ -99,6 +99,7 @@ class _Recorder:
 
     def __init__(self):
         self.calls, self.outputs, self.inputs, self.projections = [], {}, [], []
+        self.tapping = False    # while True (run B), the projections inside attention modules are kept
 
     def attention(self, module, query, key, value, attention_mask, scaling=None, sliding_window=None, **kwargs):
         self.calls.append({"module": module, "heads": query.shape[1], "q": _kept(query), "k": _kept(key),
@@ -116,9 +117,9 @@ class _Recorder:
         zero = torch.zeros_like(first)
         return (zero, *output[1:]) if isinstance(output, tuple) else zero
 
-    def tap(self, out):
+    def tap(self, module, args, out):
         """A linear map's output at the first token ([N, L, F] -> [N, F]), kept until the next attention call."""
-        if out.dim() == 3 and len(self.projections) < 64:
+        if self.tapping and isinstance(out, torch.Tensor) and out.dim() == 3 and len(self.projections) < 64:
             self.projections.append(out[:, 0].detach().float().clone())                      # [N, F]
 
     def input_hook(self, module, args, kwargs):
@@ -351,15 +352,18 @@ def _tuples(v):
     return v
 
 
-def probe(tc) -> ModelProbe:
+def probe(tc, weights="stand-in") -> ModelProbe:
     """Measure a transformers text config (an object from its config class): what every decoder layer's
     attention does with positions. Tries a fast run (blocks without attention answer zeros), then a full one.
-    Never raises for what the model's code does; the reason is in .error."""
+    weights="random": the model with real random weights, every block running (small configs: the reference of
+    the tests). Never raises for what the model's code does; the reason is in .error."""
     hf = transformers_module()
     threads = torch.get_num_threads()
     with HF_LOCK:
         torch.set_num_threads(1)   # the probe's tensors are small: one thread is fastest (and fair to a server)
         try:
+            if weights == "random":
+                return _probe(hf, tc, fast=False, weights="random")
             return _probe_fast_then_full(hf, tc)
         except Exception as e:   # building or running a model type's code: reported, never raised
             return _failed(e)
@@ -410,15 +414,15 @@ class _SdpaMode(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
-def _built(tc, fast):
+def _built(tc, fast, weights):
     """(model, attention implementation): the probe's own, or SDPA when the model picks its attention class by
     implementation name and knows no other."""
     try:
-        return pb.build(tc, fast=fast), pb.PROBE
+        return pb.build(tc, fast=fast, weights=weights), pb.PROBE
     except (KeyError, ValueError) as e:
         if pb.PROBE not in str(e):
             raise
-        return pb.build(tc, fast=fast, implementation="sdpa"), "sdpa"
+        return pb.build(tc, fast=fast, implementation="sdpa", weights=weights), "sdpa"
 
 
 def _hooks(model, recorder, stack, implementation):
@@ -426,6 +430,8 @@ def _hooks(model, recorder, stack, implementation):
     stack of attention modules running."""
     watched = [m for m in model.modules() if pb.calls_attention(type(m))]
     hooks = [m.register_forward_hook(recorder.output_hook) for m in watched]
+    maps = {id(s): s for m in watched for s in m.modules() if isinstance(s, torch.nn.Linear)}
+    hooks += [s.register_forward_hook(recorder.tap) for s in maps.values()]
     if implementation == "sdpa":
         hooks += [m.register_forward_pre_hook(lambda m, a: stack.append(m) and None) for m in watched]
         hooks += [m.register_forward_hook(lambda m, a, o: stack.pop() and None, prepend=True) for m in watched]
@@ -468,11 +474,11 @@ class _Plan:
         return d_pos
 
 
-def _probe(hf, tc, fast):
+def _probe(hf, tc, fast, weights="stand-in"):
     recorder, stack = _Recorder(), []
     _register(hf)
     try:
-        model, implementation = _built(tc, fast)
+        model, implementation = _built(tc, fast, weights)
     except Exception as e:
         return _failed(e)
     hooks = _hooks(model, recorder, stack, implementation)
@@ -492,9 +498,9 @@ def _probe(hf, tc, fast):
 
 def _runs(model, recorder, plan):
     """Runs B, C, A (when tokens do not share a state) and D (multimodal RoPE) -> ({run: recorded}, why C failed)."""
-    model.posviz_stand_ins.tap = recorder.tap       # the projections before each attention, in run B
+    recorder.tapping = True       # the projections before each attention, in run B
     runs = {"b": _run(model, recorder, plan.rowed(plan.short), plan.ids)}
-    model.posviz_stand_ins.tap = None
+    recorder.tapping = False
     long_error = None
     try:
         runs["c"] = _run(model, recorder, plan.rowed(plan.long), plan.ids)

@@ -38,6 +38,8 @@ EN = {
     "ui.scene_left": "you changed: {changed}. The narration described the scene's own settings, so it is hidden, and the share link now holds the view as it is. *Next scene* and *Previous scene* go on with the story.",
     "ui.share.local": "This address only works on this computer. For phones in the room, start the app with `--server.address 0.0.0.0` and share this computer's network address, or set POSVIZ_PUBLIC_URL to the public address.",
     "ui.share.lecture": "Lecture-mode link (projector layout), for the lecturer:",
+    "ui.paste.too_big": "Not pasted: this text is {{size}} bytes, and at most {n} bytes (64 KB) are read. Paste the model's config.json (or its rope_scaling part), not a larger file.",
+    "ui.share.paste_id": "The pasted config is too long to travel in a link: the link carries its id, and this server keeps the config (the last {n} long pastes) so that the link reopens it.",
     "ui.share.too_long": "This link has {n} characters: too long for a QR code a phone can read. Copy the link above instead (or send it by message).",
 }
 
@@ -79,5 +81,7 @@ ZH = {
     "ui.scene_left": "你改动了：{changed}。解说描述的是本场景自己的设置，因此已隐藏；分享链接现在保存的就是眼前的视图。“下一幕”“上一幕”照常继续讲下去。",
     "ui.share.local": "这个地址只在本机有效。要让教室里的手机打开，请用 `--server.address 0.0.0.0` 启动应用并分享本机的局域网地址，或把 POSVIZ_PUBLIC_URL 设为公网地址。",
     "ui.share.lecture": "讲课模式链接（投影布局），供讲师使用：",
+    "ui.paste.too_big": "未粘贴：这段文本有 {{size}} 字节，最多读取 {n} 字节（64 KB）。请粘贴模型的 config.json（或其中的 rope_scaling 部分），而不是更大的文件。",
+    "ui.share.paste_id": "粘贴的配置太长，无法放进链接：链接里只带它的编号，配置由本服务器保存（最近 {n} 份长配置），链接可以据此重新打开。",
     "ui.share.too_long": "此链接有 {n} 个字符，太长，生成的二维码手机无法识别。请直接复制上面的链接（或用消息发送）。",
 }

@@ -10,6 +10,7 @@ import segno
 import streamlit as st
 
 from posviz import text, views
+from posviz.ui import pastes
 from posviz.ui.frame import lang, present, t
 
 # st.image (the QR code) reads PIL.Image: imported whole here, before any session runs (imported halfway by
@@ -106,6 +107,8 @@ def _share_box(page_path):
     url = share_url(page_path)
     st.code(url, language=None, wrap_lines=True)
     st.caption(t("ui.share.help"))
+    if any(k.endswith("_paste_id") for k in st.query_params.keys()):   # a paste too long for the link itself
+        st.caption(t("ui.share.paste_id", n=pastes.MAX_PASTES))
     if url.startswith("http"):
         svg = qr_svg(url)
         if svg is None:

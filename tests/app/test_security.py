@@ -5,9 +5,11 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
-# The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
-# whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
-ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
+# The allowed HTML injections, all in posviz.ui: the frame's constant stylesheets, its constant browser script
+# whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp, and the paste
+# box's constant script (its widget key, byte limit and a message of posviz.text, JSON-encoded).
+ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script"),
+                ("posviz/ui/widgets.py", "guard")}   # the paste box's constant script: its key, limit and message
 
 
 def _is_false(node):
