@@ -1,6 +1,7 @@
 """axe-core's violations per page, in posviz's content and in Streamlit's chrome apart: every page and every
 scene's view, in English and Chinese, at 1280x720, in lecture mode (1280x720, ?present=1) and on a 390x844 phone.
-Prints a table per page (rules / elements by impact) and, with -v, every violation.
+Prints a table per page (rules / elements by impact) and, with -v, every violation. `--screens dark`: 1280x720 in the
+dark theme (the visitor's system setting).
 
     python -m benchmarks.a11y                         # everything (about 20 minutes on 2 shared cores)
     python -m benchmarks.a11y --pages rope,decay --screens desk --no-scenes -v
@@ -16,7 +17,8 @@ import time
 from harness.a11y import IMPACTS, axe, counts, next_scene, report, scene_count, split
 from harness.browser import PHONE, PROJECTOR, app_server, launch, page_paths, settle
 
-SCREENS = {"desk": (PROJECTOR, False), "present": (PROJECTOR, True), "phone": (PHONE, False)}
+SCREENS = {"desk": (PROJECTOR, False), "present": (PROJECTOR, True), "phone": (PHONE, False),
+           "dark": ({**PROJECTOR, "color_scheme": "dark"}, False)}
 
 
 def _views(ctx, base, path, lang, present, scenes, verbose):
