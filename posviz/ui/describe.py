@@ -30,7 +30,8 @@ def sentence(item, lang):
 
     x, y, z = item["names"]
     x, y, z = x or "x", y or "y", z or t("ui.alt.value")
-    name = t("ui.alt.name", name=item["name"]) if item["name"] else ""
+    said = z if item["kind"] == "grid" else y       # a trace named as its quantity ("A", "score") is not named twice
+    name = t("ui.alt.name", name=item["name"]) if item["name"] and item["name"] != said else ""
     if item["kind"] == "grid":
         (xl, yl, low), (xh, yh, high) = item["low"], item["high"]
         return t("ui.alt.grid", name=name, rows=item["rows"], cols=item["cols"], x=x, y=y, z=z, low=number(low),

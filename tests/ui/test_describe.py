@@ -42,10 +42,10 @@ def test_a_heatmap_in_words_names_its_size_and_its_extreme_cells():
                                colorbar={"title": {"text": "weight"}}),
                     layout={"xaxis": {"title": {"text": "key"}}, "yaxis": {"title": {"text": "query"}}})
     (s,) = describe.describe(fig, "en")["sentences"]
-    assert s == ("weight: weight over 3 × 2 cells (query by key): lowest -0.5 at key = k0, query = q1; "
-                 "highest 0.9 at key = k1, query = q0.")
+    assert s == ("weight over 3 × 2 cells (query by key): lowest -0.5 at key = k0, query = q1; "
+                 "highest 0.9 at key = k1, query = q0.")                 # named as its colour bar: named once
     (s,) = describe.describe(fig, "zh")["sentences"]
-    assert "共 3 × 2 格" in s and "最低 -0.5（key = k0，query = q1）" in s and "最高 0.9（key = k1，query = q0）" in s
+    assert s.startswith("weight共 3 × 2 格") and "共 3 × 2 格" in s and "最低 -0.5（key = k0，query = q1）" in s and "最高 0.9（key = k1，query = q0）" in s
 
 
 def test_the_text_on_a_chart_more_series_and_a_bare_diagram():
