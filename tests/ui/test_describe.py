@@ -45,7 +45,8 @@ def test_a_heatmap_in_words_names_its_size_and_its_extreme_cells():
     assert s == ("weight over 3 × 2 cells (query by key): lowest -0.5 at key = k0, query = q1; "
                  "highest 0.9 at key = k1, query = q0.")                 # named as its colour bar: named once
     (s,) = describe.describe(fig, "zh")["sentences"]
-    assert s.startswith("weight共 3 × 2 格") and "共 3 × 2 格" in s and "最低 -0.5（key = k0，query = q1）" in s and "最高 0.9（key = k1，query = q0）" in s
+    assert s == ("weight共 3 × 2 格（query × key）：最低 -0.5（key = k0，query = q1），"
+                 "最高 0.9（key = k1，query = q0）。")
 
 
 def test_the_text_on_a_chart_more_series_and_a_bare_diagram():
