@@ -90,7 +90,7 @@ ZH = {
     "ui.alt.trace": "系列",
     "ui.alt.line.rises": "{name}{y}从 {x} = {x0} 处的 {y0} 升到 {x} = {x1} 处的 {y1}；最低 {low}（{x} = {xlow}），最高 {high}（{x} = {xhigh}），共 {n} 个点。",
     "ui.alt.line.falls": "{name}{y}从 {x} = {x0} 处的 {y0} 降到 {x} = {x1} 处的 {y1}；最低 {low}（{x} = {xlow}），最高 {high}（{x} = {xhigh}），共 {n} 个点。",
-    "ui.alt.line.back": "{name}{y}在 {x} = {x0} 处为 {y0}，到 {x} = {x1} 处又是 {y1}；最低 {low}（{x} = {xlow}），最高 {high}（{x} = {xhigh}），共 {n} 个点。",
+    "ui.alt.line.back": "{name}{y}在 {x} = {x0} 处为 {y0}，到 {x} = {x1} 处又是 {y0}；最低 {low}（{x} = {xlow}），最高 {high}（{x} = {xhigh}），共 {n} 个点。",
     "ui.alt.line.flat": "{name}{y}从 {x} = {x0} 到 {x} = {x1} 一直是 {y0}，共 {n} 个点。",
     "ui.alt.point": "{name}{y}在 {x} = {x0} 处为 {y0}。",
     "ui.alt.grid": "{name}{z}共 {rows} × {cols} 格（{y} × {x}）：最低 {low}（{x} = {xlow}，{y} = {ylow}），最高 {high}（{x} = {xhigh}，{y} = {yhigh}）。",

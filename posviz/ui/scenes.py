@@ -149,5 +149,6 @@ def client_script():
     target = json.dumps(show[0]) if show and show[0] else "null"
     # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
     # figure would send the same element and the browser would not scroll again.
-    script = _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
-    st.html(a11y_script() + script, unsafe_allow_javascript=True)     # one element: <html lang> and the scenes
+    # one element: first the frame's script for assistive technology (<html lang>, frame.a11y_script), then the scenes'
+    script = a11y_script() + _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
+    st.html(script, unsafe_allow_javascript=True)

@@ -6,7 +6,8 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 # The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
-# whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
+# whose variable parts are a scene's `show` key (posviz.scenes data, JSON-encoded), a time stamp and the page's
+# language as <html lang> (frame.HTML_LANG's constant for the settled language).
 ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
 
 
