@@ -69,8 +69,9 @@ def _walk(page, limit=400):
 
 
 def test_tab_reaches_every_control_in_reading_order_with_a_ring_and_no_trap(ctx):
-    """/rope: the scene button, sliders, radio buttons, toggles, formula boxes, each chart's toolbar (one stop),
-    its text alternative and CSV button, the animation's controls, the sidebar and its share box; every stop draws
+    """/rope: the scene button, sliders, radio buttons, toggles, formula boxes, each chart's toolbar (one stop: its
+    text alternative, camera and fullscreen buttons are in it) and CSV button, the animation's controls, the
+    sidebar and its share box; every stop draws
     the ring; the main area's stops go down the page, or up to the top of the next column on the right (a chart's
     own controls aside); Tab comes round again."""
     base, c = ctx
@@ -81,8 +82,8 @@ def test_tab_reaches_every_control_in_reading_order_with_a_ring_and_no_trap(ctx)
         unringed = [s for s in stops if s["ring"] != RING]
         assert not unringed, f"no visible focus ring on: {unringed[:5]}"
         names = [s["name"] for s in stops]
-        for want in ("Next scene", "Formula and code", "Chart in words", "CSV", "Share this view",
-                     "Download plot as a PNG", "Animation step", "▶ play"):
+        for want in ("Next scene", "Formula and code", "CSV", "Share this view", "Download plot as a PNG",
+                     "Animation step", "▶ play"):
             assert any(want in n for n in names), f"{want!r} not reached with Tab: {names}"
         keys = {s["key"] for s in stops}
         assert {"rope_m", "rope_content", "rope_only_q", "rope_anim", "ui_present", "ui_lang_switch"} <= keys
@@ -109,7 +110,8 @@ def test_the_chart_toolbar_by_keyboard_and_fullscreen_gives_focus_back(ctx):
         chart = page.locator(".st-key-decay_main .posviz-chart")
         buttons = chart.locator(".modebar-btn")
         names = [b.get_attribute("aria-label") for b in buttons.all()]
-        assert all(names) and "全屏" in names and names[0] == buttons.first.get_attribute("data-title")
+        assert all(names) and names[-2:] == ["图的文字说明", "全屏"]
+        assert names[0] == buttons.first.get_attribute("data-title")
         assert [b.get_attribute("tabindex") for b in buttons.all()].count("0") == 1
         buttons.first.focus()
         page.keyboard.press("ArrowRight")
@@ -132,21 +134,33 @@ def test_the_chart_toolbar_by_keyboard_and_fullscreen_gives_focus_back(ctx):
 
 
 def test_a_charts_text_alternative_opens_in_the_pages_language(ctx):
-    """The disclosure under a chart holds the sentences of the chart's numbers in Chinese, and a small figure's
-    numbers as a table (the RoPE page's worked example: two vectors before and after rotation)."""
+    """The toolbar's "in words" button opens a panel under the chart: the sentences of its numbers in Chinese, and a
+    small figure's numbers as a table (the RoPE page's worked example: two vectors before and after rotation);
+    pressed again, it closes. Closed, the panel takes no room."""
     base, c = ctx
     page = _open(c, f"{base}/rope?lang=zh")
     try:
-        alt = page.locator(".st-key-rope_hand .posviz-alt")
-        alt.scroll_into_view_if_needed()
-        alt.locator("summary").focus()
+        chart = page.locator(".st-key-rope_hand .posviz-chart")
+        chart.scroll_into_view_if_needed()
+        panel = chart.locator(".posviz-alt")
+        assert panel.is_hidden()
+        words = chart.locator('.modebar-btn[data-title="图的文字说明"]')
+        assert words.get_attribute("aria-expanded") == "false"
+        assert words.get_attribute("aria-controls") == panel.get_attribute("id")
+        chart.locator(".modebar-btn").first.focus()
+        for _ in range(10):
+            if page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "图的文字说明":
+                break
+            page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
-        alt.locator("p").first.wait_for()
-        sentences = alt.locator("p").all_inner_texts()
-        assert alt.locator("summary").inner_text() == "图的文字说明"
+        panel.locator("p").first.wait_for()
+        assert words.get_attribute("aria-expanded") == "true" and panel.get_attribute("aria-label") == "图的文字说明"
+        sentences = panel.locator("p").all_inner_texts()
         assert sentences and all("共" in s or "为" in s or "图中写着" in s for s in sentences), sentences
-        heads = alt.locator("th").all_inner_texts()
-        assert heads[0] == "系列" and alt.locator("tbody tr").count() >= 2
+        heads = panel.locator("th").all_inner_texts()
+        assert heads[0] == "系列" and panel.locator("tbody tr").count() >= 2
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('.st-key-rope_hand .posviz-alt').hidden")
     finally:
         page.close()
 
@@ -211,11 +225,15 @@ def test_reduced_motion_makes_a_scene_jump_and_the_animation_stay_still(browser,
         c.close()
 
 
-def test_html_lang_follows_the_pages_language(ctx):
+def test_html_lang_follows_the_pages_language_and_formulas_keep_their_mathml(ctx):
     base, c = ctx
-    page = _open(c, f"{base}/relative?lang=zh")
+    page = _open(c, f"{base}/?lang=zh")
     try:
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        # KaTeX writes each formula twice: drawn (aria-hidden) and as MathML, which a screen reader reads
+        mathml = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] .katex')]
+                                          .map(k => Boolean(k.querySelector('.katex-mathml math annotation')))""")
+        assert mathml and all(mathml), mathml
         page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).click()
         page.wait_for_function("() => document.documentElement.lang === 'en'")
         settle(page)

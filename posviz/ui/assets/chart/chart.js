@@ -96,7 +96,7 @@ function draw(Plotly, c) {
   const cfg = JSON.stringify([spec.config, spec.labels]);
   if (cfg !== c.cfgText) {
     c.cfgText = cfg;
-    c.config = {...spec.config, modeBarButtonsToAdd: [fullButton(c, spec.labels)]};
+    c.config = {...spec.config, modeBarButtonsToAdd: [altButton(c, spec.labels), fullButton(c, spec.labels)]};
   }
   const config = c.config;
   const first = !c.drawn;
@@ -117,6 +117,13 @@ function draw(Plotly, c) {
 // ---------------------------------------------------------------- fullscreen: a fixed overlay, phones too
 const FULL_ICON = {width: 24, height: 24,
   path: 'M3 3h7v2H5v5H3V3zm11 0h7v7h-2V5h-5V3zM3 14h2v5h5v2H3v-7zm16 0h2v7h-7v-2h5v-5z'};
+
+// The text alternative's button: lines of text.
+const ALT_ICON = {width: 24, height: 24, path: 'M3 4h18v2H3V4zm0 5h18v2H3V9zm0 5h12v2H3v-2zm0 5h18v2H3v-2z'};
+
+function altButton(c, labels) {
+  return {name: 'posvizAlt', title: labels.alt, icon: ALT_ICON, click: () => toggleAlt(c)};
+}
 
 function fullButton(c, labels) {
   return {name: 'posvizFull', title: labels.full, icon: FULL_ICON, click: () => setFull(c, !c.full)};
@@ -179,6 +186,11 @@ function keyboard(c) {
       b.setAttribute('aria-label', b.getAttribute('data-title') || '');
       b.tabIndex = b === stop ? 0 : -1;
     });
+    const words = altToggle(c);
+    if (words) {
+      words.setAttribute('aria-expanded', String(Boolean(c.altOpen)));
+      words.setAttribute('aria-controls', c.alt.id);
+    }
   }
   c.gd.querySelectorAll('.updatemenu-button:not([tabindex])').forEach((b) => {
     b.setAttribute('role', 'button');
@@ -249,12 +261,27 @@ function onKey(c, e) {
   }
 }
 
-// The text alternative (ui.describe): a sentence per trace and a small table of the numbers, under a disclosure.
-// Written when it is opened (and again for a new figure while it is open).
+// The text alternative (ui.describe): a sentence per trace and a small table of the numbers, in a panel under the
+// figure that the toolbar's "in words" button opens and closes (closed, it takes no room: a scene's figure fits
+// the screen as before). Written when it is opened, and again for a new figure while it is open.
+function altToggle(c) {
+  const name = c.spec && c.spec.labels.alt;
+  return name ? c.gd.querySelector(`.modebar-btn[data-title="${CSS.escape(name)}"]`) : null;
+}
+
+function toggleAlt(c) {
+  c.altOpen = !c.altOpen;
+  c.alt.hidden = !c.altOpen;
+  writeAlt(c);
+  const b = altToggle(c);
+  if (b) b.setAttribute('aria-expanded', String(c.altOpen));
+}
+
 function writeAlt(c) {
   const alt = c.spec && c.spec.alt;
-  c.altSummary.textContent = c.spec ? c.spec.labels.alt : '';
-  if (!alt || !c.altBox.open) return;
+  if (!alt) return;
+  c.alt.setAttribute('aria-label', c.spec.labels.alt);
+  if (!c.altOpen) return;
   const body = document.createDocumentFragment();
   alt.sentences.forEach((text) => {
     const p = document.createElement('p');
@@ -265,20 +292,22 @@ function writeAlt(c) {
     const wrap = document.createElement('div');
     wrap.className = 'posviz-alt-table';
     wrap.tabIndex = 0;                         // it scrolls sideways on a phone: reachable by keyboard
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', c.spec.labels.alt);
     const table = document.createElement('table');
     const head = table.createTHead().insertRow();
     alt.head.forEach((h) => { const th = document.createElement('th'); th.scope = 'col'; th.textContent = h; head.append(th); });
     const rows = table.createTBody();
     alt.rows.forEach((r) => { const tr = rows.insertRow(); r.forEach((v) => { tr.insertCell().textContent = v; }); });
-    wrap.setAttribute('role', 'region');
-    wrap.setAttribute('aria-label', c.spec.labels.alt);
     wrap.append(table);
     body.append(wrap);
   }
-  c.altBody.replaceChildren(body);
+  c.alt.replaceChildren(body);
 }
 
 // ---------------------------------------------------------------- the element
+let altIds = 0;
+
 function mount(root) {
   stylesheet();
   const box = document.createElement('div');
@@ -291,16 +320,15 @@ function mount(root) {
   close.className = 'posviz-close';
   close.textContent = '\u00d7';
   close.hidden = true;
-  const altBox = document.createElement('details');
-  altBox.className = 'posviz-alt';
-  const altSummary = document.createElement('summary');
-  const altBody = document.createElement('div');
-  altBox.append(altSummary, altBody);
-  box.append(gd, close, altBox);
+  const alt = document.createElement('div');
+  alt.className = 'posviz-alt';
+  alt.setAttribute('role', 'region');
+  alt.id = `posviz-alt-${++altIds}`;
+  alt.hidden = true;
+  box.append(gd, close, alt);
   root.appendChild(box);
-  const c = {root, box, gd, close, altBox, altSummary, altBody, bytes: null, spec: null, drawn: false, full: false};
+  const c = {root, box, gd, close, alt, altOpen: false, bytes: null, spec: null, drawn: false, full: false};
   close.addEventListener('click', () => setFull(c, false));
-  altBox.addEventListener('toggle', () => writeAlt(c));
   box.addEventListener('keydown', (e) => onKey(c, e));
   box.__posvizChart = c;
   observer.observe(box);
