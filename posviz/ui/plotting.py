@@ -143,7 +143,7 @@ def plot_config(key):
     """plotly.js's config of chart `key`: the camera button saves a PNG or an SVG (the sidebar's choice) at 3x
     as posviz_<key>; no plotly logo, no "send to cloud", no box or lasso selection (nothing here reads a
     selection: two buttons less on every chart's toolbar); the toolbar shows on hover and while focus is in the
-    chart (chart.js adds the fullscreen button)."""
+    chart (chart.js adds the "in words" and fullscreen buttons)."""
     fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
     return {"displaylogo": False, "responsive": True, "displayModeBar": "hover", "showSendToCloud": False,
             "showEditInChartStudio": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"],
