@@ -114,9 +114,14 @@ def figure_csv(fig, name="figure"):
     return out.getvalue()
 
 
+def _label(trace, k, figure_title, lay):
+    """The name of trace number k in the CSV: its legend name, its colour bar's, the figure's title, or trace<k>."""
+    return plain(trace.get("name") or "") or _names(trace, lay)[2] or figure_title or f"trace{k}"
+
+
 def _rows(trace, k, name, figure_title, lay, rows):
     """Append the rows of trace number k to `rows`."""
-    label = plain(trace.get("name") or "") or _names(trace, lay)[2] or figure_title or f"trace{k}"
+    label = _label(trace, k, figure_title, lay)
     real = (trace.get("meta") or {}).get("real") if isinstance(trace.get("meta"), dict) else None
     custom = _array(trace.get("customdata"))
     z = _array(trace.get("z"))
@@ -251,7 +256,7 @@ def digest(fig):
     The numbers are the real ones, as the CSV's (a log axis's floor is read as its exact value)."""
     lay = _layout(fig)
     figure_title = _title(lay.get("title"))
-    out, rows, names = [], [], []
+    out, kept = [], []
     for k, trace in enumerate(_traces(fig)):
         if _decoration(trace) or _diagram(trace, lay):
             continue
@@ -259,14 +264,19 @@ def digest(fig):
         item = _grid(trace, z) if z is not None and z.ndim == 2 else _line(trace)
         if item is None:
             continue
+        label = _label(trace, k, figure_title, lay)
+        label = "" if label == f"trace{k}" else label           # not named by the figure: no name
+        out.append({**item, "name": label, "names": _names(trace, lay)})
+        kept.append((k, trace, label))
+    notes = _notes(fig, lay)
+    if sum(t["rows"] * t["cols"] if t["kind"] == "grid" else t["n"] for t in out) > SMALL:
+        return {"traces": out, "notes": notes, "head": None, "rows": None}     # (the rows of a large one not made)
+    rows, names = [], []
+    for k, trace, label in kept:
         got = []
         _rows(trace, k, "", figure_title, lay, got)
-        got = [r for r in got if r[3] or r[4]]          # not the gaps between segments
-        label = got[0][1] if got and got[0][1] != f"trace{k}" else ""      # not named by the figure: no name
-        out.append({**item, "name": label, "names": _names(trace, lay)})
-        rows += [[label, *r[2:]] for r in got]
+        rows += [[label, *r[2:]] for r in got if r[3] or r[4]]    # not the gaps between segments
         names.append(_names(trace, lay))
-    notes = _notes(fig, lay)
     if len(rows) > SMALL:
         return {"traces": out, "notes": notes, "head": None, "rows": None}
     width = 4 if any(r[3] for r in rows) else 3
