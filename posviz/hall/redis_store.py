@@ -22,7 +22,12 @@ ROOMS = _P + "rooms"
 
 _CREATE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+local old = redis.call('HGET', KEYS[1], 'expires')
+if old and tonumber(old) > tonumber(ARGV[5]) then return 'taken' end
+if old then   -- an expired room whose keys Redis has not dropped yet: gone with its answers
+  for _, q in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do redis.call('DEL', ARGV[7] .. q) end
+  redis.call('DEL', KEYS[1], KEYS[3])
+end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return 'full' end
 redis.call('HSET', KEYS[1], 'code', ARGV[1], 'key_hash', ARGV[2], 'created', ARGV[3], 'expires', ARGV[4],
            'question', '', 'phase', 'idle', 'version', 0, 'answers', 0)
@@ -82,9 +87,10 @@ class RedisStore(s.Store):
         self._answer = self.r.register_script(_ANSWER)
 
     def create_room(self, room, *, now, max_rooms):
-        return self._create(keys=[_room_key(room["code"]), ROOMS],
-                            args=[room["code"], room["key_hash"], repr(float(room["created"])),
-                                  repr(float(room["expires"])), repr(float(now)), int(max_rooms)])
+        code = room["code"]
+        return self._create(keys=[_room_key(code), ROOMS, _asked_key(code)],
+                            args=[code, room["key_hash"], repr(float(room["created"])), repr(float(room["expires"])),
+                                  repr(float(now)), int(max_rooms), _answers_key(code, "")])
 
     def room(self, code, *, now):
         h = self.r.hgetall(_room_key(code))

@@ -91,7 +91,7 @@ def encode(question, value):
     lo, hi = q["number"]
     try:
         x = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise HallError("hall_number", lo=lo, hi=hi) from None
     if isinstance(value, bool) or not math.isfinite(x) or not lo <= x <= hi:
         raise HallError("hall_number", lo=lo, hi=hi)
@@ -178,7 +178,7 @@ class Hall:
 
     def _move(self, code, question, phase):
         if self.store.set_phase(code, question=question, phase=phase, now=self.clock()) != s.MOVED:
-            raise HallError("hall_unknown", code=code)
+            raise HallError("hall_unknown", room=code)
         return self.room(code)
 
     # ------------------------------------------------------------------ everyone
@@ -188,7 +188,7 @@ class Hall:
         c = normal_code(code)
         room = self.store.room(c, now=self.clock()) if c else None
         if room is None:
-            raise HallError("hall_unknown", code=str(code)[:12])
+            raise HallError("hall_unknown", room=str(code)[:12])
         return {k: v for k, v in room.items() if k != "key_hash"}
 
     @_reaching_store
@@ -197,7 +197,7 @@ class Hall:
         the room is gone, the question is not open, the answer is not one, or a rate limit is reached."""
         c = normal_code(code)
         if c is None:
-            raise HallError("hall_unknown", code=str(code)[:12])
+            raise HallError("hall_unknown", room=str(code)[:12])
         if not valid_voter(voter) or question not in QUESTIONS:
             raise HallError("hall_not_open")
         text = encode(question, value)
@@ -207,7 +207,7 @@ class Hall:
             raise HallError("hall_rate")
         got = self.store.put_answer(c, question, voter, text, now=now, max_answers=MAX_ANSWERS)
         if got == s.GONE:
-            raise HallError("hall_unknown", code=c)
+            raise HallError("hall_unknown", room=c)
         if got == s.NOT_OPEN:
             raise HallError("hall_not_open")
         if got == s.CAPPED:

@@ -139,7 +139,7 @@ EN = {
     "hall.q.length.far.t5": "T5 bias",
     "hall.q.length.far.why": "Mean accuracy in the last bucket (%): RoPE {rope}, ALiBi {alibi}, T5 bias {t5}.",
     # refusals
-    "err.hall_unknown": "There is no open room with the code {code}: check the code, or the room has expired (rooms last a few hours).",
+    "err.hall_unknown": "There is no open room with the code {room}: check the code, or the room has expired (rooms last a few hours).",
     "err.hall_lecturer": "Only the lecturer can do this (the lecturer link of the room is needed).",
     "err.hall_question": "This question does not exist.",
     "err.hall_not_open": "This question is not open for answers (not asked yet, or already revealed).",
@@ -288,7 +288,7 @@ ZH = {
     "hall.q.length.far.alibi": "ALiBi",
     "hall.q.length.far.t5": "T5 偏置",
     "hall.q.length.far.why": "最后一个区间的平均准确率（%）：RoPE {rope}，ALiBi {alibi}，T5 偏置 {t5}。",
-    "err.hall_unknown": "没有房间码为 {code} 的开放房间：请检查房间码，或者房间已过期（房间只保留几个小时）。",
+    "err.hall_unknown": "没有房间码为 {room} 的开放房间：请检查房间码，或者房间已过期（房间只保留几个小时）。",
     "err.hall_lecturer": "只有讲师能做这件事（需要房间的讲师链接）。",
     "err.hall_question": "没有这个问题。",
     "err.hall_not_open": "这个问题现在不接受作答（尚未提问，或已经揭晓）。",
