@@ -30,6 +30,8 @@ from posviz.views import hall as answers
 COUNT_S = 0.5     # the lecturer's live count: "the same count within 1 s" on every replica
 POLL_S = 2.0      # a student's phone looks for a new question or a reveal
 PAGE = "hall"     # this page's url path
+# hides the figure of a scene whose question is open (its key: a constant of posviz.scenes, never user text)
+_HIDE = "<style>.st-key-%s { filter: blur(22px); pointer-events: none; }</style>"
 
 _made = []
 _made_lock = threading.Lock()
@@ -286,8 +288,8 @@ def scene_panel(page_name, index, head, narration):
                       on_click=_act, args=(h.reveal, code, key))
             st.caption(t("hall.panel.hidden"))
             # the figure that settles it stays hidden until the reveal (a constant key of posviz.scenes)
-            st.markdown(f"<style>.st-key-{QUESTIONS[qid]['show']} {{ filter: blur(22px); pointer-events: none; }}"
-                        "</style>", unsafe_allow_html=True)
+            hide = _HIDE % QUESTIONS[qid]["show"]
+            st.markdown(hide, unsafe_allow_html=True)
         else:
             reveal(qid, _tally(qid, h.values(code, qid)), key="hall_chart")
             st.markdown(narration)

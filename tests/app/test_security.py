@@ -7,7 +7,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 # The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
 # whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
-ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
+ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script"), ("posviz/ui/hall.py", "hide")}
 
 
 def _is_false(node):
