@@ -73,7 +73,7 @@ def answer_text(qid, value):
 def _kind(qid):
     q = QUESTIONS[qid]
     if "choices" in q:
-        return "\n".join(f"{chr(65 + i)}. {t(f'hall.q.{qid}.{c}')}" for i, c in enumerate(q["choices"]))
+        return "  \n".join(f"{chr(65 + i)}. {t(f'hall.q.{qid}.{c}')}" for i, c in enumerate(q["choices"]))
     return t("hall.number.tol", tol=q["tol"]) if q["tol"] else t("hall.number")
 
 
@@ -104,15 +104,21 @@ def ordered_questions():
 
 
 def reveal(qid, tally, *, key):
-    """The class's chart beside the right answer, the share that was right and why (from the data)."""
+    """The class's chart beside the right answer, the share that was right and why (from the data). In lecture
+    mode (the narrow panel beside the scene's figure) the right answer comes first, above the chart."""
     r = right(qid)
-    c = st.columns([3, 2]) if not present() else (st.container(), st.container())
-    with c[0]:
+    said = t("hall.right", answer=answer_text(qid, r["answer"]))
+    if present():
+        st.success(said, icon=":material/check_circle:")
+        chart, words = st.container(), st.container()
+    else:
+        chart, words = st.columns([3, 2])
+        words.success(said, icon=":material/check_circle:")
+    with chart:
         bars = [answer_text(qid, code) for code in tally["labels"]] if "choices" in QUESTIONS[qid] else tally["labels"]
         plot(figs.class_answers, bars, tally["counts"], tally["right_bar"], key=key, csv=False,
              labels=labels("hall.chart", "title", "x", "right", "other"))
-    with c[1]:
-        st.success(t("hall.right", answer=answer_text(qid, r["answer"])), icon=":material/check_circle:")
+    with words:
         if tally["n"]:
             st.markdown(t("hall.right_share", share=answers.share_text(tally["right_share"]), n=tally["n"]))
         else:
@@ -138,6 +144,8 @@ def lecturer():
         held = st.session_state["_hall_lecturer"] = (rooms.normal_code(code), key)
     if held and (st.query_params.get("hall"), st.query_params.get("hallkey")) != held:
         st.query_params["hall"], st.query_params["hallkey"] = held
+    if st.session_state.pop("_hall_present", False):      # a room just opened: the projector's layout
+        st.query_params["present"] = "1"
     return held
 
 
@@ -147,9 +155,8 @@ def _open_room():
     except rooms.HallError as e:
         st.session_state["_hall_refused"] = (e.code, e.params)
         return
-    st.session_state["_hall_lecturer"] = (code, key)
-    st.query_params["hall"], st.query_params["hallkey"] = code, key
-    st.query_params["present"] = "1"
+    st.session_state["_hall_lecturer"] = (code, key)      # lecturer() writes the URL in the run that follows
+    st.session_state["_hall_present"] = True
 
 
 def _act(action, *args):
@@ -319,8 +326,14 @@ def _send(code, qid, voter, widget):
         st.session_state["_hall_ack"] = (qid, "refused", (e.code, e.params))
 
 
-@st.fragment
 def _answer_box(code, qid, voter):
+    """The student's answer box (its phone-sized targets: assets/frame.css, .st-key-hall_answer)."""
+    with st.container(key="hall_answer"):
+        _answer(code, qid, voter)
+
+
+@st.fragment
+def _answer(code, qid, voter):
     """The student's answer: a choice or a number; a change is sent at once (this box reruns alone) and
     acknowledged once the store took it."""
     q = QUESTIONS[qid]
@@ -419,9 +432,13 @@ def _join_form():
 
 
 def room_page():
-    """/hall: the lecturer's room when this session holds one, a student's question when the URL names a room,
-    else the join form and the lecturer's button that opens a room."""
+    """/hall: the lecturer's room when this session holds one, a student's question when the URL names a room
+    (under the page's title only: the question comes first on a phone), else the join form and the lecturer's
+    button that opens a room."""
     held = lecturer()
+    st.title(t("hall.title"))
+    if held or not st.query_params.get("room"):
+        st.markdown(t("hall.intro"))
     if held:
         _lecturer_room(*held)
         return
