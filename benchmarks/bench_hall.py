@@ -35,6 +35,7 @@ from posviz.hall.redis_store import RedisStore
 from posviz.scenes import QUESTIONS
 
 FIRST, SECOND = "rope.shift", "decay.indep"        # multiple-choice questions: the first run, the one with a kill
+QUIET = "rope.layouts"                             # the question of the one-at-a-time measure
 
 
 class Student:
@@ -220,6 +221,25 @@ async def one_question(cluster, hall, code, key, qid, n, spread, kill, rng):
     return out
 
 
+async def quiet_cost(cluster, hall, code, key, n):
+    """Server CPU of one answer with nothing else going on: n tabs answer one after the other (no polls) ->
+    ms per answer (the replicas' CPU over the answers / n)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 300
+    hall.ask(code, key, QUIET)
+    students = [Student(i, cluster.url, code, None) for i in range(n)]
+    for s in students:
+        await s.connect(deadline)
+    pids = {r.name: r.pid for r in cluster.replicas}
+    c0 = cpu(pids)
+    for s in students:
+        await s.tap(1, deadline)
+    c1 = cpu(pids)
+    await asyncio.gather(*(s.tab.close() for s in students))
+    assert all(s.acked for s in students), [s.errors for s in students if not s.acked][:3]
+    return sum(c1[k] - c0[k] for k in pids) / n * 1000
+
+
 def _store_answers(hall, code, qid):
     st = hall.store
     h = st.r.hgetall(f"posviz:ans:{{{code}}}:{qid}")
@@ -245,6 +265,8 @@ def main(argv=None):
         code, key = hall.open_room("bench")
         for r in cluster.replicas:            # one visit per replica first: imports and caches of a fresh process
             asyncio.run(_visit(r.url, code))
+        quiet = asyncio.run(quiet_cost(cluster, hall, code, key, 100))
+        print(f"\none answer at a time (100 tabs, no polls): {quiet:.1f} ms server CPU per answer", flush=True)
         results.append(asyncio.run(one_question(cluster, hall, code, key, FIRST, a.students, a.spread, None, rng)))
         _report(results[-1])
         if not a.no_kill:
@@ -254,7 +276,7 @@ def main(argv=None):
     print(f"load average after: {ws_load.loadavg()}")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(results, f, indent=1, default=str)
+            json.dump({"quiet_ms_per_answer": quiet, "questions": results}, f, indent=1, default=str)
     return 0
 
 

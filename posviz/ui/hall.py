@@ -21,7 +21,7 @@ import streamlit as st
 from posviz.figures import hall as figs
 from posviz.hall import rooms
 from posviz.scenes import QUESTIONS, SCENES
-from posviz.ui import sidebar
+from posviz.ui import frame, sidebar
 from posviz.ui.frame import lang, page, present, t
 from posviz.ui.labels import labels
 from posviz.ui.plotting import plot
@@ -244,6 +244,7 @@ def _lecturer_room(code, key):
 @st.fragment(run_every=COUNT_S)
 def _live_count(code, qid):
     """The count of answers to the open question, redrawn every COUNT_S without a page rerun."""
+    frame.resume()
     try:
         n = the_hall().count(code, qid)
     except rooms.HallError as e:
@@ -336,6 +337,7 @@ def _answer_box(code, qid, voter):
 def _answer(code, qid, voter):
     """The student's answer: a choice or a number; a change is sent at once (this box reruns alone) and
     acknowledged once the store took it."""
+    frame.resume()
     q = QUESTIONS[qid]
     widget = f"hall_pick_{qid}"
     ack = st.session_state.get("_hall_ack")

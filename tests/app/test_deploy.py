@@ -118,6 +118,7 @@ def test_every_deployment_gives_the_replicas_one_durable_redis():
     assert '"--appendonly", "yes", "--appendfsync", "always"' in k8s and "noeviction" in k8s
     assert "POSVIZ_REDIS_URL" in k8s and "kind: StatefulSet" in k8s and "volumeClaimTemplates" in k8s
     compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
-    assert "./redis.conf:/usr/local/etc/redis/redis.conf" in compose and "POSVIZ_REDIS_URL: redis://redis:6379/0" in compose
+    assert "./redis.conf:/usr/local/etc/redis/redis.conf" in compose
+    assert "POSVIZ_REDIS_URL: redis://redis:6379/0" in compose
     assert "posviz-2: *replica" in compose and "redis-data:/data" in compose
     assert "redis-server" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
