@@ -22,7 +22,7 @@ from posviz.figures import hall as figs
 from posviz.hall import rooms
 from posviz.scenes import QUESTIONS, SCENES
 from posviz.ui import frame, sidebar
-from posviz.ui.frame import lang, page, present, t
+from posviz.ui.frame import lang, page, phone, present, t
 from posviz.ui.labels import labels
 from posviz.ui.plotting import plot
 from posviz.views import hall as answers
@@ -105,10 +105,10 @@ def ordered_questions():
 
 def reveal(qid, tally, *, key):
     """The class's chart beside the right answer, the share that was right and why (from the data). In lecture
-    mode (the narrow panel beside the scene's figure) the right answer comes first, above the chart."""
+    mode (the narrow panel beside the scene's figure) and on a phone (one column) the right answer comes first."""
     r = right(qid)
     said = t("hall.right", answer=answer_text(qid, r["answer"]))
-    if present():
+    if present() or phone():
         st.success(said, icon=":material/check_circle:")
         chart, words = st.container(), st.container()
     else:
