@@ -97,10 +97,10 @@ def _page_path(qid):
 
 
 def ordered_questions():
-    """The questions in the order of the app's pages, then of their scenes."""
-    order = {p: i for i, p in enumerate(("overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
-                                         "models", "frontier", "length", "length_today", "lab", "kv_cache", "checks"))}
-    return sorted(QUESTIONS, key=lambda q: (order.get(QUESTIONS[q]["page"], 99), QUESTIONS[q]["scene"]))
+    """The questions in the order of the app's pages (app.py's PAGES, as the navigation knows them), then of their
+    scenes."""
+    order = {file: i for i, (file, _, _) in enumerate(frame.APP_PAGES)}
+    return sorted(QUESTIONS, key=lambda q: (order.get(_page_file(q), len(order)), QUESTIONS[q]["scene"]))
 
 
 def reveal(qid, tally, *, key):
