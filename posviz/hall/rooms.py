@@ -70,6 +70,12 @@ def normal_code(code):
     return c if len(c) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in c) else None
 
 
+def shown_code(code):
+    """What a message may repeat of a code someone typed or put in a URL: its letters and digits, at most 12
+    (never markdown or a link)."""
+    return re.sub(r"[^A-Za-z0-9]", "", str(code))[:12]
+
+
 def valid_voter(voter):
     return isinstance(voter, str) and VOTER.fullmatch(voter) is not None
 
@@ -188,7 +194,7 @@ class Hall:
         c = normal_code(code)
         room = self.store.room(c, now=self.clock()) if c else None
         if room is None:
-            raise HallError("hall_unknown", room=str(code)[:12])
+            raise HallError("hall_unknown", room=shown_code(code))
         return {k: v for k, v in room.items() if k != "key_hash"}
 
     @_reaching_store
@@ -197,7 +203,7 @@ class Hall:
         the room is gone, the question is not open, the answer is not one, or a rate limit is reached."""
         c = normal_code(code)
         if c is None:
-            raise HallError("hall_unknown", room=str(code)[:12])
+            raise HallError("hall_unknown", room=shown_code(code))
         if not valid_voter(voter) or question not in QUESTIONS:
             raise HallError("hall_not_open")
         text = encode(question, value)

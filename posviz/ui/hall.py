@@ -430,7 +430,7 @@ def _join_form():
     c[1].button(t("hall.join.go"), on_click=_go, args=("hall_code",), key="hall_join", type="primary")
     typed = st.session_state.pop("_hall_typed", None)
     if typed and not rooms.normal_code(typed):
-        _error(rooms.HallError("hall_unknown", room=str(typed)[:12]))
+        _error(rooms.HallError("hall_unknown", room=rooms.shown_code(typed)))
 
 
 def room_page():

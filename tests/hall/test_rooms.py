@@ -99,6 +99,8 @@ def test_rooms_expire_after_their_hours(hall, clock):
     refused("hall_unknown", hall.answer, code, voter(), CHOICE, 0)
     refused("hall_unknown", hall.room, "NOSUCH")
     refused("hall_unknown", hall.answer, "not a code", voter(), CHOICE, 0)
+    e = refused("hall_unknown", hall.room, "[a](//x.co)")          # a typed code is repeated as letters and digits
+    assert "axco" in e.message("en") and "(" not in e.params["room"]
 
 
 def test_one_answer_per_question_per_browser_session_changeable_until_the_reveal(hall):

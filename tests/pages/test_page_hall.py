@@ -46,7 +46,7 @@ def test_the_landing_page_joins_by_code_and_opens_a_room():
     assert at.text_input(key="hall_code") and at.button(key="hall_open")
     at.text_input(key="hall_code").set_value("0O1IL?").run()
     at.button(key="hall_join").click().run()
-    assert text.get("zh", "err.hall_unknown", room="0O1IL?") in everything(at)     # a code that cannot be one
+    assert text.get("zh", "err.hall_unknown", room="0O1IL") in everything(at)      # a code that cannot be one
     at.text_input(key="hall_code").set_value("abc def").run()
     at.button(key="hall_join").click().run()
     assert at.query_params["room"] == "ABCDEF"
