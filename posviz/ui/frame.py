@@ -140,6 +140,7 @@ def phone():
 
 # ---------------------------------------------------------------- navigation
 _APP_PAGES = []      # app.py's PAGES, set by navigation() (the same constant every run)
+APP_PAGES = _APP_PAGES    # read by others (ui.hall's list of questions)
 
 
 def _pages(language):

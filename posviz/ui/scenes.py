@@ -10,6 +10,7 @@ import streamlit as st
 
 from posviz import text
 from posviz.scenes import SCENES
+from posviz.ui import hall
 from posviz.ui.frame import a11y_script, asset, t
 
 # Scenes set bound widgets through session state by design; Streamlit logs a warning for
@@ -127,7 +128,9 @@ def scenes(page, say=None):
         st.info(f"{head} — {t('ui.scene_left', changed=changed)}", icon=":material/edit:")
     else:
         fields = (say or {}).get(items[cur]["say"], {})          # a narration filled from the page's numbers
-        st.container(key="scene_say").info(f"{head} — {t(items[cur]['say'], **fields)}")
+        narration = t(items[cur]["say"], **fields)
+        if not hall.scene_panel(page, cur, head, narration):     # a lecturer's room asks this scene's question
+            st.container(key="scene_say").info(f"{head} — {narration}")
 
 
 # The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one

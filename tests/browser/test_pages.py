@@ -25,7 +25,7 @@ from harness import a11y
 from harness.browser import MARGINS_JS, MIN_PROJECTOR_PX, PHONE, PROJECTOR, grown_sides, page_paths, settle
 
 PATHS = page_paths()
-NO_PLOT_OK = {"checks", "remember"}
+NO_PLOT_OK = {"checks", "remember", "hall"}   # /hall draws a chart only after a reveal
 PLOTTED = [p for p in PATHS if p not in NO_PLOT_OK]
 SCREENS = {"desk": PROJECTOR, "phone": PHONE, "dark": {**PROJECTOR, "color_scheme": "dark"}}
 
