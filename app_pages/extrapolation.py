@@ -75,8 +75,9 @@ def model_notes(m):
 def model_section(m, name, l_train, l_target):
     """Everything the config says, held to the model's code: summary, what posviz could not follow, layer types,
     notes, M-RoPE rows, strip, per-type curves, query scaling."""
-    widths = "; ".join(ui.t("extrapolation.model.width", type=type_name(k), d=d, r=r) for k, d, r in
-                       view.header_widths(m)) or ui.t("extrapolation.model.width.none", d=m["head_dim"])
+    widths = ui.t("extrapolation.model.width.sep").join(
+        ui.t("extrapolation.model.width", type=type_name(k), d=d, r=r) for k, d, r in view.header_widths(m))
+    widths = widths or ui.t("extrapolation.model.width.none", d=m["head_dim"])
     st.markdown(ui.t("extrapolation.model.line", name=name, widths=widths, n=len(m["strip"]),
                      trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}",
                      pairs=ui.t(f"extrapolation.layout.{m['layout']}") if m["types"] else "—"))

@@ -17,7 +17,9 @@ import pathlib
 import random
 import sys
 
-from posviz.pe import model_probe
+import torch
+
+from posviz.pe import _probe_build, model_probe
 
 LAYERS = 8
 HEADS = 4
@@ -221,12 +223,19 @@ def _draw_scaling(d, rp, rng, width):
     rp.update(rope_type=kind, **extra)
 
 
+MAX_PARAMETERS = 3 * 10 ** 7    # a fixture model with real weights stays small
+
+
 def problem(model_type, d):
-    """Why a config dict of model_type cannot serve as a fixture (None: it can): its class must accept it, and the
-    model must build and run both with real random weights and with the probe's stand-ins."""
+    """Why a config dict of model_type cannot serve as a fixture (None: it can): its class must accept it, the
+    model must be small, and it must build and run both with real random weights and with the probe's stand-ins."""
     hf = _hf()
     try:
         tc = hf.CONFIG_MAPPING[model_type](**{k: v for k, v in d.items() if k != "model_type"})
+        with torch.device("meta"):
+            size = sum(p.numel() for p in _probe_build.model_class(hf, tc)(copy.deepcopy(tc)).parameters())
+        if size > MAX_PARAMETERS:
+            return f"too big to build with real weights ({size:,} parameters)"
         for weights in ("random", "stand-in"):
             found = model_probe.probe(tc, weights=weights)
             if found.error:
@@ -240,7 +249,11 @@ def small_config(model_type: str, seed: int = 0) -> tuple[dict, str | None]:
     """(config dict of `model_type`, small, position settings drawn away from its defaults; None when it cannot be
     made to build and run small -- then the reason)."""
     rng = _rng(model_type, seed)
-    d = _hf().CONFIG_MAPPING[model_type]().to_dict()
+    cls = _hf().CONFIG_MAPPING[model_type]
+    d = cls().to_dict()
+    for canonical, alias in getattr(cls, "attribute_map", {}).items():   # n_embd -> hidden_size, ...
+        if alias in d and canonical not in d:
+            d[canonical] = d.pop(alias)
     for key, value in FIXES.get(model_type, {}).items():
         d[key] = copy.deepcopy(value)
     width = rng.choice((32, 64))

@@ -19,6 +19,7 @@ PROBE = "posviz_probe"   # the name of the probe's attention implementation
 RANK = 4                 # rank of the stand-in linear maps
 CAP = 1 << 22            # parameters up to this many elements become real (ones); bigger ones answer zeros
 POOL_CAP = 1 << 25       # or, inside attention, come from a shared random tensor up to this size
+BUDGET = 1 << 27         # small parameters made real in one build, at most (512 MB): a hosted server's bound
 
 
 def modeling_module(tc):
@@ -116,9 +117,10 @@ def _materialize(model, fast):
         if not stood_in and _real_parameters(m, id(m) in inside, pool):
             _answer_zeros(m)
         for name, b in list(m._buffers.items()):
-            if b is not None and b.is_meta:
-                m._buffers[name] = torch.ones(b.shape, dtype=b.dtype)     # a loaded value (a layer scalar) or
-                if name in m._non_persistent_buffers_set and not stood_in:  # computed below by the model's init
+            if b is not None and b.is_meta:                  # a loaded value (a layer scalar) or computed below;
+                m._buffers[name] = torch.ones(b.shape, dtype=b.dtype) if b.numel() <= CAP else \
+                    torch.ones((), dtype=b.dtype).expand(b.shape)                 # a big one (a mask) without memory
+                if name in m._non_persistent_buffers_set and not stood_in and b.numel() <= CAP:
                     computed.append(m)
     with torch.no_grad():
         for m in dict.fromkeys(computed):
@@ -167,10 +169,18 @@ def _real_parameters(m, in_attention, pool):
         if in_attention and p.dim() >= 2 and p.numel() <= POOL_CAP:   # a map on the q / k path: random
             m._parameters[name] = nn.Parameter(_pooled(pool, p.shape, p.dtype), requires_grad=False)
         elif p.numel() <= CAP:
-            m._parameters[name] = nn.Parameter(torch.ones(p.shape, dtype=p.dtype), requires_grad=False)
+            m._parameters[name] = nn.Parameter(_ones(pool, p.shape, p.dtype), requires_grad=False)
         else:
             left = True
     return left
+
+
+def _ones(pool, shape, dtype):
+    """A parameter's own ones (a model may change one in place), counted against the probe's memory budget."""
+    pool["_made"] = pool.get("_made", 0) + math.prod(shape)
+    if pool["_made"] > BUDGET:
+        raise MemoryError(f"this model needs more than {BUDGET:,} parameters made real to be probed")
+    return torch.ones(shape, dtype=dtype)                                                        # [*shape]
 
 
 def _pooled(pool, shape, dtype):

@@ -42,7 +42,7 @@ from posviz.pe.scaling import (
     rope_frequencies,
     rotary_width,
 )
-from posviz.validate import MAX_DIM, MAX_POSITION, PosvizError, check_int
+from posviz.validate import MAX_DIM, MAX_POSITION, PosvizError, check_int, shown
 
 MAX_BYTES = 65536
 MAX_DEPTH = 20
@@ -161,7 +161,7 @@ def load_json(text: str) -> dict:
         raise PosvizError("config_text", got=type(text).__name__)
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise PosvizError("config_size", size=f"{size:,}", n=MAX_BYTES)
+        raise PosvizError("config_size", size=f"{size:,}", n=f"{MAX_BYTES:,}")
     if not text.strip():
         raise PosvizError("config_empty")
     try:
@@ -183,7 +183,7 @@ def short(value) -> str:
     if isinstance(value, bool):
         return repr(value)
     if isinstance(value, int) and abs(value) >= 10 ** 12:
-        return f"{value:.3g}"
+        return str(shown(value))
     if isinstance(value, float):
         return f"{value:.6g}"
     return repr(value)[:60]
@@ -626,7 +626,7 @@ def _read_layer(i, lp, kind, lc, max_pos, candidates, probe, sources, out):
     if call.scaling is not None:
         if not (math.isfinite(call.scaling) and call.scaling > 0):   # the config's fields make no softmax scale
             raise PosvizError("softmax_scale", layer=i, got=short(call.scaling))
-        out.layer_scales[i] = call.scaling * math.sqrt(turn.width)
+        out.layer_scales[i] = _factor(call.scaling, turn.width)
     out.values_turn |= call.values_turn
     out.output_turns |= call.output_turns
     scaling = _query_scaling(turn, sources) if not turn.problem else None
@@ -654,7 +654,13 @@ def _read_layer(i, lp, kind, lc, max_pos, candidates, probe, sources, out):
     if turn.weight_pairs:
         out.rearranged = True
     if call.scaling is not None:
-        out.scales.setdefault(key, call.scaling * math.sqrt(turn.width))
+        out.scales.setdefault(key, _factor(call.scaling, turn.width))
+
+
+def _factor(scaling, width):
+    """The factor on 1/sqrt(width) of a measured softmax scale (exactly 1.0 for the plain 1/sqrt(width))."""
+    f = scaling * math.sqrt(width)
+    return 1.0 if abs(f - 1.0) < 1e-9 else f
 
 
 def _adopt(out, key, lr, unused):
@@ -711,7 +717,8 @@ def _read_hf(cfg):
     probe = _probe(tc)
     if probe.error:
         ignored = set().union(*(lrs[0][1] for lrs in candidates.values()))
-        return _unprobed(model_type, tc, kinds, layer_cfgs, candidates, max_pos, notes, ignored, probe.error)
+        return _config_only(model_type, kinds, layer_cfgs, candidates, max_pos, notes, ignored,
+                            [("probe_failed", probe.error)])
     if not candidates:
         candidates = _fitted(probe, notes, max_pos)
     sources = _scaling_sources(tc, dicts)
@@ -720,7 +727,8 @@ def _read_hf(cfg):
         lp = probe.layers[i] if i < len(probe.layers) else model_probe.LayerProbe(i)
         _read_layer(i, lp, kinds[i], layer_cfgs[i], max_pos, candidates, probe, sources, out)
     ignored |= out.ignored
-    return _assemble(model_type, tc, raw, kinds, layer_cfgs, dicts, probe, out, max_pos, notes, ignored, sources)
+    return _assemble(model_type, tc, raw, kinds, layer_cfgs, dicts, candidates, probe, out, max_pos, notes, ignored,
+                     sources)
 
 
 def _source_notes(cfg, raw):
@@ -745,7 +753,8 @@ def _theta_in_file(value, raw):
     return False
 
 
-def _assemble(model_type, tc, raw, kinds, layer_cfgs, dicts, probe, out, max_pos, notes, ignored, sources):
+def _assemble(model_type, tc, raw, kinds, layer_cfgs, dicts, candidates, probe, out, max_pos, notes, ignored,
+              sources):
     """The ModelRope of a probed config."""
     unverified = [("unknown_layers", f"{_ranges(layers)}: {detail}") for detail, layers in out.unknown.items()]
     rope = {}
@@ -753,6 +762,8 @@ def _assemble(model_type, tc, raw, kinds, layer_cfgs, dicts, probe, out, max_pos
         rope[key] = dataclasses.replace(lr, attn_dim=out.widths.get(key), softmax_scale=float(out.scales.get(key, 1.0)))
         if lr.rope_parameters["rope_type"] == "ntk_alpha":
             notes.append(("ntk_alpha", f"{lr.rope_parameters['alpha']:g}"))
+    if not rope and out.unknown:      # layers rotate, but as no formula of posviz does: the config, flagged
+        return _config_only(model_type, kinds, layer_cfgs, candidates, max_pos, notes, ignored, unverified, out)
     if not rope:
         return _no_rope(model_type, kinds, layer_cfgs, probe, out, max_pos, notes, ignored, unverified)
     main_key = _main_key(rope, out.layer_rope)
@@ -929,19 +940,21 @@ def _no_rope(model_type, kinds, layer_cfgs, probe, out, max_pos, notes, ignored,
                      unverified=tuple(unverified))
 
 
-def _unprobed(model_type, tc, kinds, layer_cfgs, candidates, max_pos, notes, ignored, error):
-    """A config whose model posviz could not run: what its config says, every layer "unknown"."""
-    unverified = [("probe_failed", error)]
+def _config_only(model_type, kinds, layer_cfgs, candidates, max_pos, notes, ignored, unverified, out=None):
+    """What the config says when the model's layers cannot be held to it (the model could not run, or no layer
+    rotates as a formula of posviz does): the config's own reading, the unfollowed layers "unknown", the pairing
+    "unknown" -- the page says so above all of it."""
+    if out is None:
+        windows = [_window(kind, lc, max_pos) for kind, lc in zip(kinds, layer_cfgs)]
+        out = _Reading(layer_rope=["unknown"] * len(kinds), attention=[True] * len(kinds), windows=windows)
     rope = {k: lrs[0][0] for k, lrs in candidates.items()}
-    windows = [_window(kind, lc, max_pos) for kind, lc in zip(kinds, layer_cfgs)]
-    out = _Reading(layer_rope=["unknown"] * len(kinds), attention=[True] * len(kinds), windows=windows)
     if not rope:
         return dataclasses.replace(_no_rope(model_type, kinds, layer_cfgs, model_probe.ModelProbe(
             "", (), (), ()), out, max_pos, notes, ignored, unverified), no_rope="unknown")
     _, attn_dim = _hf_head_dims(layer_cfgs[0], [])
     rope = {k: dataclasses.replace(v, attn_dim=attn_dim) for k, v in rope.items()}
-    return _finish(model_type, rope[_main_key(rope, [])], max_pos, out, rope, kinds, "half", None, notes, ignored,
-                   (None, None, None), "leading", unverified, 1.0)
+    return _finish(model_type, rope[_main_key(rope, [])], max_pos, out, rope, kinds, "unknown", None, notes,
+                   ignored, (None, None, None), "leading", unverified, 1.0)
 
 
 # ---------------------------------------------------------------- generic reading

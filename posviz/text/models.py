@@ -107,7 +107,7 @@ EN = {
     "models.scene.decay.say": "Llama 2 (θ = 10,000) dips below zero before r = 2,000; Llama 3 (θ = 500,000) is still at 0.49 at r = 1,000. Qwen2.5 with YaRN starts above the others: YaRN's attention factor 1.139 multiplies both q and k, which scales its whole curve by 1.139² ≈ 1.30. All three wave rather than fall steadily: a tendency for this one content, not a guarantee.",
     # errors of posviz.pe.rope_config
     "err.unsupported": "not supported yet: {what}",
-    "err.config_finite": "{path} must be a finite number (NaN and Infinity are not JSON numbers)",
+    "err.config_finite": "{path} must be a finite number (it is NaN or Infinity)",
     "err.config_depth": "config is nested deeper than {n} levels",
     "err.config_type": "config must be a JSON object {{...}}, got {got}",
     "err.config_size": "config is {size} bytes; at most {n} bytes (64 KB) are read",
@@ -231,7 +231,7 @@ ZH = {
     "models.scene.decay.say": "Llama 2（θ = 10,000）在 r = 2,000 之前就降到零以下；Llama 3（θ = 500,000）在 r = 1,000 处仍有 0.49。Qwen2.5 加 YaRN 一开始就在其他曲线之上：YaRN 的注意力因子 1.139 同时乘在 q 和 k 上，整条曲线因此放大 1.139² ≈ 1.30 倍。三条曲线都在波动，而不是稳步下降：对这一种内容只是一种趋势，并非保证。",
     # errors of posviz.pe.rope_config
     "err.unsupported": "暂不支持：{what}",
-    "err.config_finite": "{path} 必须是有限数（NaN 和 Infinity 不是 JSON 数字）",
+    "err.config_finite": "{path} 必须是有限数（它是 NaN 或 Infinity）",
     "err.config_depth": "配置嵌套超过 {n} 层",
     "err.config_type": "配置必须是 JSON 对象 {{...}}，收到的是 {got}",
     "err.config_size": "配置有 {size} 字节；最多读取 {n} 字节（64 KB）",

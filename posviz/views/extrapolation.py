@@ -189,7 +189,8 @@ def type_rows(model):
     for key, t in model["types"].items():
         p = t["params"]
         att = " → ".join(f"{a:.4f}" for a in (t["attention"], t.get("attention_long")) if a is not None)
-        rows.append({"type": key, "layers": t["layers"], "rope_type": p["rope_type"], "theta": f"{p['rope_theta']:g}",
+        rows.append({"type": key, "layers": t["layers"] or "—", "rope_type": p["rope_type"],
+                     "theta": f"{p['rope_theta']:g}",
                      "factor": f"{p.get('factor', 1):g}", "rotary": f"{2 * t['pairs']} / {t['attn_dim']}",
                      "attention": att,
                      "window": " / ".join(f"{w:,}" if w else "—" for w in t.get("windows") or [None])})

@@ -179,7 +179,7 @@ def test_a_long_paste_travels_by_id_and_reopens(lang, tmp_path, monkeypatch):
     at.text_area(key="ext_paste").set_value(_padded("deepseek_v3", 72_000)).run()
     assert not at.exception and not at.metric                          # no figures of another model
     shown = " ".join(c.value for c in at.code)
-    assert "72,000" in shown and "65536" in shown
+    assert "72,000" in shown and "65,536" in shown
     assert "ext_paste_id" not in at.query_params and "ext_paste" not in at.query_params
 
 
