@@ -5,14 +5,21 @@ of tests/pe/test_model_types.py (written by `python -m harness.hf_configs --writ
 text models of image / audio / video-to-text models). `small_config(model_type, seed)` makes one small enough to
 build with real weights on a CPU (a few layers, 4 heads, 4 experts, a vocabulary of 256) and draws its position
 settings away from the class defaults: the RoPE base, a scaling type its code accepts, the partial rotary
-factor, the sliding window, the layer pattern, the length. Each draw is kept when the model with real random
-weights builds from it and runs under posviz.pe.model_probe; a type whose class defaults do not build in
-transformers itself gets the few fields it lacks (FIXES). Deterministic per (model type, seed).
+factor, the sliding window, the layer pattern, the length. The draws are kept together when the model with real
+random weights builds from them and runs under posviz.pe.model_probe, else one by one as each runs; a type whose
+class defaults do not build in transformers itself gets the few fields it lacks (FIXES). Deterministic per (model
+type, seed).
+
+`reference(d)` is what the tests hold posviz's reading to: the measurement of the model with real random weights,
+every block running (model_probe.probe(weights="random")), and the inverse frequencies its text rotary modules hold.
+The fixture stores it beside each config, so the tests run transformers only for posviz's own reading.
 """
 import copy
 import functools
+import gzip
 import hashlib
 import json
+import multiprocessing
 import pathlib
 import random
 import sys
@@ -23,7 +30,7 @@ from posviz.pe import _probe_build, model_probe
 
 LAYERS = 8
 HEADS = 4
-FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "pe" / "data" / "model_types.json"
+FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "pe" / "data" / "model_types.json.gz"
 SIZE_KEYS = {   # key -> small value (set only where the class has the key and a value)
     "vocab_size": 256, "intermediate_size": 64, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 64,
     "ffn_hidden_size": 64, "expert_intermediate_size": 32, "dense_intermediate_size": 64,
@@ -233,9 +240,10 @@ def problem(model_type, d):
     try:
         tc = hf.CONFIG_MAPPING[model_type](**{k: v for k, v in d.items() if k != "model_type"})
         with torch.device("meta"):
-            size = sum(p.numel() for p in _probe_build.model_class(hf, tc)(copy.deepcopy(tc)).parameters())
-        if size > MAX_PARAMETERS:
-            return f"too big to build with real weights ({size:,} parameters)"
+            model = _probe_build.model_class(hf, tc)(copy.deepcopy(tc))
+        size = sum(p.numel() for p in model.parameters()) + sum(b.numel() for b in model.buffers())
+        if size > MAX_PARAMETERS:   # a causal-mask buffer of n_positions² (GPT) counts too
+            return f"too big to build with real weights ({size:,} parameters and buffer elements)"
         for weights in ("random", "stand-in"):
             found = model_probe.probe(tc, weights=weights)
             if found.error:
@@ -265,28 +273,70 @@ def small_config(model_type: str, seed: int = 0) -> tuple[dict, str | None]:
     why = problem(model_type, d)
     if why:
         return None, why
+    together = copy.deepcopy(d)
+    for kind in DRAWS:                   # each kind draws from its own stream: the same draw together or alone
+        _draw(together, _rng(model_type, f"{seed}:{kind}"), width, kind)
+    if problem(model_type, together) is None:
+        return together, None
     for kind in DRAWS:
         trial = copy.deepcopy(d)
-        _draw(trial, rng, width, kind)
+        _draw(trial, _rng(model_type, f"{seed}:{kind}"), width, kind)
         if problem(model_type, trial) is None:
             d = trial
     return d, None
 
 
-def write(path=FIXTURE):
-    """Every model type's small config (or why it has none) into the fixture file."""
-    configs, left_out = {}, {}
-    for t in model_types():
-        d, why = small_config(t)
-        if d is None:
-            left_out[t] = why
-        else:
-            configs[t] = d
-        print(t, "ok" if d else why, flush=True)
-    data = {"transformers": _hf().__version__, "configs": configs, "left_out": left_out}
+def rotary_buffers(tc) -> dict[str, list[float]]:
+    """The inverse frequencies every text rotary module of the model holds (sorted values), by buffer name."""
+    model = _probe_build.build(tc, implementation="eager", weights="random")
+    out = {}
+    for name, m in model.named_modules():
+        if "RotaryEmbedding" not in type(m).__name__ or "Vision" in type(m).__name__:
+            continue
+        for b, value in m.named_buffers(recurse=False):
+            if b.endswith("inv_freq") and not b.startswith("original"):
+                out[f"{name}.{b}"] = sorted(value.double().tolist())
+    return out
+
+
+def text_config(d):
+    return _hf().CONFIG_MAPPING[d["model_type"]](**{k: v for k, v in d.items() if k != "model_type"})
+
+
+def reference(d) -> dict:
+    """What the model of config dict d does with real random weights: the probe's measurement and the rotary
+    modules' inverse frequencies."""
+    found = model_probe.probe(text_config(copy.deepcopy(d)), weights="random")
+    return {"probe": model_probe.to_dict(found), "inv_freq": rotary_buffers(text_config(copy.deepcopy(d)))}
+
+
+def _entry(model_type):
+    try:
+        d, why = small_config(model_type)
+        return model_type, d, why, (reference(d) if d is not None else None)
+    except Exception as e:    # a type that breaks the harness itself is left out with its reason, not the run
+        return model_type, None, f"{type(e).__name__}: {str(e)[:150]}", None
+
+
+def write(path=FIXTURE, workers=2):
+    """Every model type's small config and its reference (or why it has none) into the fixture file."""
+    configs, refs, left_out = {}, {}, {}
+    with multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=8) as pool:
+        for t, d, why, ref in pool.imap_unordered(_entry, model_types()):
+            if d is None:
+                left_out[t] = why
+            else:
+                configs[t], refs[t] = d, ref
+            print(t, "ok" if d else why, flush=True)
+    data = {"transformers": _hf().__version__, "configs": configs, "reference": refs, "left_out": left_out}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, sort_keys=True, default=str, allow_nan=True) + "\n", encoding="utf-8")
+    text = json.dumps(data, indent=0, sort_keys=True, default=str, allow_nan=True) + "\n"
+    path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
     return len(configs), len(left_out)
+
+
+def read(path=FIXTURE) -> dict:
+    return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
 
 
 if __name__ == "__main__":

@@ -138,6 +138,12 @@ def _samples(t):
     return t.double().numpy().reshape(n * h, length, d)
 
 
+def _unscaled(x, y):
+    """y with each sample's query scaling taken out (a rotation keeps the norm): y · |x| / |y|, per sample and
+    position (Mistral Large 3 scales each head by its own factor). x, y [S, T, d]."""
+    return y * (np.linalg.norm(x, axis=-1) / np.maximum(np.linalg.norm(y, axis=-1), 1e-300))[..., None]
+
+
 def _gains(x, y):
     """The factor on the whole vector per position: median over samples of |y| / |x|. x, y [S, T, d] -> [T]."""
     return np.median(np.linalg.norm(y, axis=-1) / np.maximum(np.linalg.norm(x, axis=-1), 1e-300), axis=0)
@@ -163,12 +169,12 @@ def turn_of(runs, positions, cache):
     if not np.all(np.abs(rb).max(axis=-1) > 0):
         return Turn(width, (), (), (), (), (), problem="zero")
     last = int(np.argmax(positions["b"]))
-    partner = cache.partners(rb[:, last], xb[:, last])                                        # [d]
+    partner = cache.partners(rb[:, last], _unscaled(rb, xb)[:, last])                         # [d]
     pairs_idx = np.array([i for i, j in enumerate(partner) if i < j], dtype=np.int64)
     out, problem = [], None
     for x, y in ((rb, xb), (rc, xc)):
         g = _gains(x, y)                                                                      # [T]
-        phi, turned, rel = _angles(x, y / g[None, :, None], partner)                          # [T, d] x3
+        phi, turned, rel = _angles(x, _unscaled(x, y), partner)                               # [T, d] x3
         if np.any(rel[turned] > FIT):
             problem = "fit"
         out.append((g, phi, turned))

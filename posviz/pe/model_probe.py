@@ -89,6 +89,8 @@ class ModelProbe:
     input_turns: bool = False
     attention_factors: tuple[tuple[str, float], ...] = ()
     full_run: bool = False
+    attention_modules: int = 0        # modules named "…Attention…" in the decoder layers (called through an
+    # attention function or not: Bloom computes its own); 0 for a model of state-space layers only
     error: str | None = None
     long_error: str | None = None     # why the model could not run beyond its length (then positions_long = positions)
 
@@ -575,7 +577,9 @@ def _summarise(model, runs, plan, fast):
     return ModelProbe(model_class=type(model).__name__, layers=layers, positions=tuple(plan.short.tolist()),
                       positions_long=tuple(plan.long.tolist()), axes_rows=plan.rows,
                       input_turns=bool(inputs) and not _same(inputs[0][:, :1], inputs[0]),
-                      attention_factors=_attention_factors(model), full_run=not fast)
+                      attention_factors=_attention_factors(model), full_run=not fast,
+                      attention_modules=sum("Attention" in type(s).__name__ for layer in pb.decoder_layers(model)
+                                            for s in layer.modules()))
 
 
 def _real(x):

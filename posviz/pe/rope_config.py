@@ -56,8 +56,8 @@ _SIZE_CAPS = {"num_hidden_layers": MAX_LAYERS, "n_layer": MAX_LAYERS, "num_layer
               "head_dim": MAX_DIM, "qk_rope_head_dim": MAX_DIM, "qk_nope_head_dim": MAX_DIM,
               "rotary_dim": MAX_DIM, "max_position_embeddings": 10 ** 8, "n_positions": 10 ** 8,
               "original_max_position_embeddings": 10 ** 8, "num_key_value_heads": 4096, "global_head_dim": MAX_DIM,
-              "num_experts": 4096, "n_routed_experts": 4096, "num_local_experts": 4096, "moe_num_experts": 4096,
-              "vocab_size": 2 ** 24, "intermediate_size": 2 ** 20, "moe_intermediate_size": 2 ** 20}
+              "num_experts": 65536, "n_routed_experts": 65536, "num_local_experts": 65536, "moe_num_experts": 65536,
+              "vocab_size": 2 ** 24}
 _MAY_BE_ZERO = {"num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts"}   # 0: a dense MLP
 # Measured frequencies equal a formula's within this (relative, plus an angle of THETA_ANGLE rad at the largest
 # probed position): float32 noise is ~1e-7, a different formula differs by far more.
@@ -520,14 +520,41 @@ def _query_scaling(turn, sources):
         return None
     p = np.array([x for x, _ in gains], dtype=np.float64)
     g = np.array([y for _, y in gains], dtype=np.float64)
-    for kind, params in sources:
+    power = _power_law(p, g)
+    for kind, params in sources + ([("power", power)] if power else []):
         try:
-            want = query_scale(p, kind, params)
+            want = query_scale(p, kind, params) / query_scale([0], kind, params)   # as measured: against position 0
         except PosvizError:
             continue
         if np.all(np.abs(want - g) <= GAIN_REL * np.abs(want)):
             return kind, params
     return "unknown"
+
+
+def _power_law(p, g):
+    """The constants of a power-law query scaling τ(p) = (1 + (p+1)/L)^a that measured gains follow (a gain is
+    τ(p)/τ(0): the probe compares each position with position 0), from the first clearly scaled and the last position
+    (L by bisection on the ratio of their logs, to 6 significant digits), else None. The caller checks every gain
+    against it."""
+    keep = (g > 1 + GAIN_REL) & (p > 0)
+    if keep.sum() < 2:
+        return None
+    pts = sorted(zip(p[keep], g[keep]))
+    clear = [pt for pt in pts if pt[1] > 1.01] or pts      # a gain well above 1: its log is measured to ~1e-5
+    (p1, g1), (p2, g2) = clear[0], pts[-1]
+    if p1 == p2:
+        return None
+
+    def f(x, length):
+        return math.log1p((x + 1) / length) - math.log1p(1 / length)
+
+    want = math.log(g1) / math.log(g2)
+    lo, hi = 1e-3, 1e9
+    for _ in range(200):                  # f(p1)/f(p2) falls from ~1 towards p1/p2 as L grows: bisect on log L
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if f(p1, mid) / f(p2, mid) < want else (mid, hi)
+    length = float(f"{math.sqrt(lo * hi):.6g}")
+    return {"length": length, "exponent": float(f"{math.log(g2) / f(p2, length):.6g}")}
 
 
 def _scaling_sources(tc, dicts):
@@ -609,6 +636,7 @@ class _Reading:
     values_turn: bool = False
     output_turns: bool = False
     rearranged: bool = False                 # the model rearranges a checkpoint's dims before rotating them
+    reversed: bool = False                   # every pair turns by −θ
     ignored: set = dataclasses.field(default_factory=set)   # keys of the chosen readings' dicts posviz leaves unused
     layer_scales: dict = dataclasses.field(default_factory=dict)   # layer -> softmax factor measured
 
@@ -623,12 +651,10 @@ def _read_layer(i, lp, kind, lc, max_pos, candidates, probe, sources, out):
         return
     out.windows.append(_binding(call.window, max_pos) if call.window is not None else _window(kind, lc, max_pos))
     turn = call.query
-    if call.scaling is not None:
-        if not (math.isfinite(call.scaling) and call.scaling > 0):   # the config's fields make no softmax scale
-            raise PosvizError("softmax_scale", layer=i, got=short(call.scaling))
-        out.layer_scales[i] = _factor(call.scaling, turn.width)
-    out.values_turn |= call.values_turn
-    out.output_turns |= call.output_turns
+    _scales(i, call, out)
+    if probe.input_turns and not candidates:   # positions added to the input, no rope parameters: q/k change
+        out.layer_rope.append("nope")           # with position through the input, not by a rotation
+        return
     scaling = _query_scaling(turn, sources) if not turn.problem else None
     if scaling is not None:
         out.scaled[scaling if scaling == "unknown" else (scaling[0], json.dumps(scaling[1], sort_keys=True))] \
@@ -638,6 +664,7 @@ def _read_layer(i, lp, kind, lc, max_pos, candidates, probe, sources, out):
         if turn.problem and not probe.input_turns:
             out.unknown[f"q/k change with position, but not by a rotation ({turn.problem})"].append(i)
         return
+    turn = _forward(turn, out)
     pairing = _pairing(turn)
     key = next((k for k, lrs in candidates.items() for lr, unused in lrs if _matches(turn, pairing, lr, probe)
                 and _adopt(out, k, lr, unused)), None)
@@ -655,6 +682,27 @@ def _read_layer(i, lp, kind, lc, max_pos, candidates, probe, sources, out):
         out.rearranged = True
     if call.scaling is not None:
         out.scales.setdefault(key, _factor(call.scaling, turn.width))
+
+
+def _scales(i, call, out):
+    """A layer's measured softmax factor (a scale that is not a positive number: a coded error), and whether its
+    values or its output turn with position."""
+    if call.scaling is not None:
+        if not (math.isfinite(call.scaling) and call.scaling > 0):   # the config's fields make no softmax scale
+            raise PosvizError("softmax_scale", layer=i, got=short(call.scaling))
+        out.layer_scales[i] = _factor(call.scaling, call.query.width)
+    out.values_turn |= call.values_turn
+    out.output_turns |= call.output_turns
+
+
+def _forward(turn, out):
+    """A rotation the other way round (NanoChat's rotate_half with flipped signs: every pair turns by −θ) is read
+    as θ, and said (out.reversed): the scores' cos terms are the same, the sine terms change sign."""
+    theta = np.asarray(turn.theta, dtype=np.float64)
+    if not (np.isfinite(theta).any() and np.all(theta[np.isfinite(theta)] < 0)):
+        return turn
+    out.reversed = True
+    return dataclasses.replace(turn, theta=tuple(-theta), theta_long=tuple(-np.asarray(turn.theta_long)))
 
 
 def _factor(scaling, width):
@@ -719,7 +767,7 @@ def _read_hf(cfg):
         ignored = set().union(*(lrs[0][1] for lrs in candidates.values()))
         return _config_only(model_type, kinds, layer_cfgs, candidates, max_pos, notes, ignored,
                             [("probe_failed", probe.error)])
-    if not candidates:
+    if not candidates and not probe.input_turns:
         candidates = _fitted(probe, notes, max_pos)
     sources = _scaling_sources(tc, dicts)
     out = _Reading()
@@ -802,6 +850,7 @@ def _pairing_summary(out, main_key, main, unverified):
 def _probe_notes(out, probe, layout):
     """What the model's code does besides the frequencies, as notes."""
     notes = [("rearranged", layout)] if out.rearranged else []
+    notes += [("reversed", "")] if out.reversed else []
     notes += [("values_rotate", "")] if out.values_turn else []
     notes += [("output_rotation", "")] if out.output_turns else []
     notes += [("long_limit", f"{max(probe.positions):,}")] if probe.long_error else []
@@ -918,9 +967,11 @@ def _finish(model_type, main, max_pos, out, rope, kinds, layout, query, notes, i
 def _no_rope(model_type, kinds, layer_cfgs, probe, out, max_pos, notes, ignored, unverified):
     """A model none of whose layers rotates: how positions reach it instead -- added to the input ("absolute"),
     carried by its linear-attention / state-space layers ("linear"), or nothing but the causal mask ("none")."""
-    if not any(out.attention):
+    if not any(out.attention) and probe.attention_modules:   # attention posviz cannot see (computed inline)
         unverified.append(("attention_unseen", ""))
         how = "unknown"
+    elif not any(out.attention):                             # state-space layers only (Mamba)
+        how = "linear"
     elif probe.input_turns:
         how = "absolute"
     elif not all(out.attention):
@@ -928,7 +979,10 @@ def _no_rope(model_type, kinds, layer_cfgs, probe, out, max_pos, notes, ignored,
     else:
         how = "none"
     notes.append(("no_rope", how))
-    _, attn_dim = _hf_head_dims(layer_cfgs[0], [])
+    try:
+        _, attn_dim = _hf_head_dims(layer_cfgs[0], [])
+    except PosvizError:          # no attention heads at all (Mamba)
+        attn_dim = 0
     query = _query_summary(out, unverified)
     softmax = next(iter(out.layer_scales.values()), 1.0)
     if abs(softmax - 1.0) > 1e-6:

@@ -243,13 +243,19 @@ def query_scale(positions, kind: str, params: dict) -> np.ndarray:
     Formula:
         \text{temperature (Llama 4, on its NoPE layers): } \tau(p) = 1 + a\,\ln\!\big(1 + \lfloor (p+1)/F \rfloor\big)
         \text{beta (Ministral 3, Mistral Large 3): } \tau(p) = 1 + \beta\,\ln\!\big(1 + \lfloor p / L_0 \rfloor\big)
+        \text{power (scalable softmax, Beam's layers without RoPE): } \tau(p) = \big(1 + (p+1)/L\big)^{a}
 
     a = attn_scale, F = floor_scale (8192 in Llama 4); beta = llama_4_scaling_beta, L_0 =
     original_max_position_embeddings. Both are 1 inside the first F (or L_0) positions and grow with the log of
-    how many such spans lie behind the query: a query far away sharpens its softmax a little.
+    how many such spans lie behind the query: a query far away sharpens its softmax a little. The power law grows
+    smoothly from the first token (L and a are constants of the model's code: posviz reads them off the model).
     """
     p = np.asarray(positions, dtype=np.float64)
     kind = check_choice("kind", kind, QUERY_SCALINGS)
+    if kind == "power":
+        length = check_float("length", params["length"], 1.0, MAX_POSITION)
+        a = check_float("exponent", params["exponent"], -10.0, 10.0)
+        return (1.0 + (p + 1.0) / length) ** a
     if kind == "temperature":
         a = check_float("attn_scale", params["attn_scale"], -10.0, 10.0)
         floor = check_float("floor_scale", params["floor_scale"], 1.0, MAX_POSITION)
@@ -260,7 +266,7 @@ def query_scale(positions, kind: str, params: dict) -> np.ndarray:
     return 1.0 + beta * np.log1p(np.floor(p / length))
 
 
-QUERY_SCALINGS = ("temperature", "beta")
+QUERY_SCALINGS = ("temperature", "beta", "power")
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:

@@ -19,10 +19,10 @@ FALLBACK = "llama31_8b"
 LAYER_TYPES = ("default", "full_attention", "sliding_attention", "chunked_attention")
 # Notes of posviz.pe.rope_config the page turns into sentences (text key extrapolation.note.<code>).
 NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from", "base_measured", "theta_default",
-              "theta_class_default", "ntk_alpha", "partial", "proportional", "rearranged", "nope", "no_attention",
-              "softmax", "per_type", "window", "mrope_interleaved", "mrope_blocks", "mrope_hw_t", "mrope_halves",
-              "query_temperature", "query_beta", "values_rotate", "output_rotation", "long_limit", "full_run",
-              "ignored", "su")
+              "theta_class_default", "ntk_alpha", "partial", "proportional", "rearranged", "reversed", "nope",
+              "no_attention", "softmax", "per_type", "window", "mrope_interleaved", "mrope_blocks", "mrope_hw_t",
+              "mrope_halves", "query_temperature", "query_beta", "query_power", "values_rotate", "output_rotation",
+              "long_limit", "full_run", "ignored", "su")
 # What posviz could not follow in a model's code (ModelRope.unverified): text key extrapolation.unverified.<code>.
 UNVERIFIED_CODES = ("probe_failed", "unknown_layers", "layouts", "placement", "query_scaling", "mrope_rows",
                     "attention_factor", "attention_unseen", "generic")

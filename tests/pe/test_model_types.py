@@ -1,48 +1,29 @@
 """Every language-model type of transformers 5.24, read by posviz and held to the model with real random weights.
 
-The fixture (tests/pe/data/model_types.json, written by `python -m harness.hf_configs --write`) holds one small
+The fixture (tests/pe/data/model_types.json.gz, written by `python -m harness.hf_configs --write`) holds one small
 config per model type with position settings drawn away from the class defaults: the RoPE base, a scaling type
-its code accepts, the partial factor, the window, the layer pattern, the length. For each, posviz's reading (its
-formulas, held at read time to the model built with stand-in weights) is compared layer by layer with what the
-same model does with real random weights, every block running (posviz.pe.model_probe, weights="random"): which
-layers have attention and which rotate, the frequencies (against the rotary modules' own buffers to 1e-6, and
-against the measured angles), the pairing, the multimodal rows, the softmax scale, the query scaling.
+its code accepts, the partial factor, the window, the layer pattern, the length; and beside each, its reference:
+what the same model does with real random weights, every block running (posviz.pe.model_probe, weights="random"),
+and the inverse frequencies its text rotary modules hold. posviz's reading (its formulas, held at read time to the
+model built with stand-in weights, run here) is compared layer by layer with the reference: which layers have
+attention and which rotate, the frequencies (against the rotary modules' own buffers to 1e-6, and against the
+measured angles), the pairing, the multimodal rows, the softmax scale, the query scaling.
 """
 import copy
-import json
 import math
-import pathlib
 
 import numpy as np
 import pytest
 import torch
 
 from harness import hf_configs
-from posviz.pe import _probe_build, _probe_fit, model_probe
+from posviz.pe import _probe_fit, model_probe
 from posviz.pe.rope import mrope_axes
 from posviz.pe.rope_config import read_model_rope
 from posviz.pe.scaling import query_scale
 
-FIXTURE = json.loads((pathlib.Path(__file__).parent / "data" / "model_types.json").read_text(encoding="utf-8"))
+FIXTURE = hf_configs.read()
 CONFIGS = FIXTURE["configs"]
-
-
-def text_config(d):
-    hf = model_probe.transformers_module()
-    return hf.CONFIG_MAPPING[d["model_type"]](**{k: v for k, v in d.items() if k != "model_type"})
-
-
-def rotary_buffers(tc):
-    """The inverse frequencies every text rotary module of the model holds (sorted values), by buffer name."""
-    model = _probe_build.build(tc, weights="random")
-    out = {}
-    for name, m in model.named_modules():
-        if "RotaryEmbedding" not in type(m).__name__ or "Vision" in type(m).__name__:
-            continue
-        for b, value in m.named_buffers(recurse=False):
-            if b.endswith("inv_freq") and not b.startswith("original"):
-                out[f"{name}.{b}"] = np.sort(value.double().numpy())
-    return out
 
 
 def pairing(pairs):
@@ -66,15 +47,14 @@ def test_the_fixture_covers_every_language_model_type():
 @pytest.mark.parametrize("model_type", sorted(CONFIGS))
 def test_reading_equals_the_model_with_real_weights(model_type):
     d = copy.deepcopy(CONFIGS[model_type])
-    m = read_model_rope(copy.deepcopy(d))
-    tc = text_config(d)
-    ref = model_probe.probe(tc, weights="random")
+    m = read_model_rope(d)
+    ref = model_probe.from_dict(FIXTURE["reference"][model_type]["probe"])
     assert not ref.error, ref.error
     assert m.verified, m.unverified
-    buffers = rotary_buffers(tc)
+    buffers = [np.array(b) for b in FIXTURE["reference"][model_type]["inv_freq"].values()]
     for key, lr in m.rope.items():                     # posviz's frequencies are a rotary module's, to 1e-6
         ours = np.sort(lr.frequencies()[0].double().numpy())
-        assert any(b.shape == ours.shape and np.allclose(b, ours, rtol=1e-6, atol=0) for b in buffers.values()), key
+        assert any(b.shape == ours.shape and np.allclose(b, ours, rtol=1e-6, atol=0) for b in buffers), key
     for i, lp in enumerate(ref.layers[:len(m.layer_rope)]):
         check_layer(m, i, lp, ref)
 
@@ -106,7 +86,8 @@ def check_layer(m, i, lp, ref):
     gains = [*q.gain, *q.gain_long]
     if m.query_scaling and m.query_scaling.get("measured") and m.layer_rope[i] != "nope":
         p = np.array([x for x, _ in gains], dtype=np.float64)
-        want = query_scale(p, m.query_scaling["kind"], m.query_scaling["params"])
+        kind, params = m.query_scaling["kind"], m.query_scaling["params"]
+        want = query_scale(p, kind, params) / query_scale([0], kind, params)   # measured against position 0
         assert np.allclose([g for _, g in gains], want, rtol=1e-4), i
     elif not m.query_scaling:
         assert all(abs(g - 1) < 1e-4 for _, g in gains), i
@@ -136,3 +117,11 @@ def test_probe_measures_a_known_rotation():
     assert turn.pairs == ((4, 5), (6, 7), (8, 9), (10, 11))
     assert np.allclose(turn.theta, theta.numpy(), rtol=1e-5)
     assert all(abs(g - 1) < 1e-6 for _, g in turn.gain)
+
+
+@pytest.mark.parametrize("model_type", [t for t in ("llama", "deepseek_v3", "qwen2_vl_text", "gemma3_text")
+                                        if t in CONFIGS])
+def test_the_stored_reference_is_what_transformers_does_now(model_type):
+    """The reference was measured when the fixture was written; a few types are measured again here."""
+    d = CONFIGS[model_type]
+    assert hf_configs.reference(d) == FIXTURE["reference"][model_type]
