@@ -169,17 +169,7 @@ def pasted_model():
     st.caption(ui.t("extrapolation.paste.text"))
     config_text, lost = ui.paste_box("ext_paste", mview.entry(view.FALLBACK)["config_json"], rope_config.MAX_BYTES,
                                      on_change=_on_paste)
-    if lost:
-        st.warning(ui.t("extrapolation.paste.lost"))
-    r = mview.read_pasted(config_text)
-    if r.get("model") is None:   # user-derived text: shown as plain code, never as markdown
-        if r["boundary"]:
-            st.warning(ui.t("extrapolation.paste.unsupported"))
-        else:
-            st.error(ui.t("ui.invalid"))
-        st.code(ui.t(f"err.{r['code']}", **r["params"])[:2000], language=None, wrap_lines=True)
-        st.info(ui.t("extrapolation.paste.nothing"))
-    return r.get("model"), config_text
+    return ui.paste_reading(mview.read_pasted(config_text), lost), config_text
 
 
 ui.header("extrapolation")

@@ -42,8 +42,16 @@ SIZE_KEYS = {   # key -> small value (set only where the class has the key and a
     "linear_num_value_heads": 4, "linear_key_head_dim": 16, "linear_value_head_dim": 16, "num_kv_shared_layers": 2,
     "hidden_size_per_layer_input": 16, "laurel_rank": 8, "altup_num_inputs": 4, "vocab_size_per_layer_input": 256,
 }
-# Fields a class's own defaults leave unset although its model needs them (transformers' defaults do not build).
+# Fields a class's own defaults leave unset although its model needs them (transformers' defaults do not build), or
+# that its validators tie to the sizes made small; set after shrinking.
+UNSET_SIZES = ("num_experts_per_tok", "n_shared_experts", "n_group", "topk_group")   # None in defaults, needed
 FIXES = {
+    "falcon_h1": {"mamba_d_ssm": None},
+    "mamba2": {"num_heads": 8},
+    "zaya": {"num_experts_per_tok": 1},
+    "dory": {"n_input_layers": 2, "n_recurrent_layers": 4, "n_output_layers": 2},
+    "qwen4_exp_text": {"indexer_n_heads": 2, "indexer_kv_heads": 1, "indexer_head_dim": 32, "indexer_budget": 64,
+                       "indexer_compress_ratio": 4},
     "hunyuan_v1_dense": {"rope_parameters": {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
                                              "rope_theta": 10000.0}},
     "hunyuan_v1_moe": {"rope_parameters": {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
@@ -118,27 +126,36 @@ def _shrink_sizes(d):
     for key, value in SIZE_KEYS.items():
         if isinstance(d.get(key), int) and not isinstance(d.get(key), bool):
             d[key] = min(d[key], value) if key.startswith(("n_group", "topk")) else value
+        elif key in UNSET_SIZES and key in d and d[key] is None:
+            d[key] = value
     kv = d.get("num_key_value_heads")
     if isinstance(d.get("num_attention_heads"), int):
         same = kv == d["num_attention_heads"]
         d["num_attention_heads"] = HEADS
         if isinstance(kv, int):
             d["num_key_value_heads"] = HEADS if same else (1 if kv == 1 else 2)
+        elif "num_key_value_heads" in d:           # None: as many as the heads, as the class means
+            d["num_key_value_heads"] = HEADS
 
 
 def _shrink_width(d, width):
     """Head width `width` (MLA: 16 + 16), hidden size heads x width."""
-    explicit = isinstance(d.get("head_dim"), int)
+    explicit = isinstance(d.get("head_dim"), int) or ("head_dim" in d and d["head_dim"] is None)
+    whole = d.get("head_dim") == (d.get("qk_rope_head_dim") or 0) + (d.get("qk_nope_head_dim") or 0)  # MLA q·k
     if explicit:
         d["head_dim"] = width
+    if isinstance(d.get("rotary_dim"), int):       # GPT-J, CodeGen: the rotated dims of a head
+        d["rotary_dim"] = width // 2
     if isinstance(d.get("global_head_dim"), int):
         d["global_head_dim"] = 2 * width
-    if isinstance(d.get("qk_rope_head_dim"), int):
+    if isinstance(d.get("qk_rope_head_dim"), int) and d["qk_rope_head_dim"] > 0:   # 0: MLA without RoPE
         d["qk_rope_head_dim"], d["qk_nope_head_dim"] = 16, 16
+        for rp in _rope_dicts(d):                  # the class derives it from the new widths
+            rp.pop("partial_rotary_factor", None)
         if isinstance(d.get("v_head_dim"), int):
             d["v_head_dim"] = 16
         if explicit:
-            d["head_dim"] = 16
+            d["head_dim"] = 32 if whole else 16
     if isinstance(d.get("hidden_size"), int):
         d["hidden_size"] = HEADS * width
         if all(isinstance(d.get(k), int) for k in ("mamba_expand", "mamba_n_heads", "mamba_d_head")):
@@ -157,6 +174,8 @@ def _shrink_layers(d):
     for key, v in list(d.items()):
         if isinstance(v, list) and len(v) == n_layers and key != "mrope_section":
             d[key] = v[:layers]
+    if isinstance(d.get("per_layer_config"), dict):   # settings by layer index: the class derives them again
+        del d["per_layer_config"]
     d["num_hidden_layers"] = layers
 
 
@@ -168,6 +187,8 @@ def _sections(sec, pairs):
 
 
 def _rotary_pairs(d, width, rp):
+    if isinstance(d.get("qk_rope_head_dim"), int) and d["qk_rope_head_dim"] > 0:   # MLA: the rotated part
+        return d["qk_rope_head_dim"] // 2
     prf = rp.get("partial_rotary_factor", d.get("partial_rotary_factor", 1.0)) or 1.0
     return int(width * prf) // 2
 
@@ -230,7 +251,7 @@ def _draw_scaling(d, rp, rng, width):
     rp.update(rope_type=kind, **extra)
 
 
-MAX_PARAMETERS = 3 * 10 ** 7    # a fixture model with real weights stays small
+MAX_PARAMETERS = 15 * 10 ** 7   # a fixture model with real weights stays small (600 MB in float32)
 
 
 def problem(model_type, d):
@@ -262,12 +283,12 @@ def small_config(model_type: str, seed: int = 0) -> tuple[dict, str | None]:
     for canonical, alias in getattr(cls, "attribute_map", {}).items():   # n_embd -> hidden_size, ...
         if alias in d and canonical not in d:
             d[canonical] = d.pop(alias)
-    for key, value in FIXES.get(model_type, {}).items():
-        d[key] = copy.deepcopy(value)
     width = rng.choice((32, 64))
     _shrink_sizes(d)
     _shrink_width(d, width)
     _shrink_layers(d)
+    for key, value in FIXES.get(model_type, {}).items():
+        d[key] = copy.deepcopy(value)
     _fit_sections(d, width)
     d["model_type"] = model_type
     why = problem(model_type, d)

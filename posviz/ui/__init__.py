@@ -17,6 +17,7 @@ from posviz.ui.widgets import (
     multiselect,
     number,
     paste_box,
+    paste_reading,
     radio,
     select,
     select_slider,
@@ -26,5 +27,6 @@ from posviz.ui.widgets import (
 )
 
 __all__ = ["header", "section", "lang", "page", "present", "t", "labels", "diagram", "explain", "formulas", "guard",
-           "plot", "table", "more", "multiselect", "number", "paste_box", "radio", "select", "select_slider", "slider",
+           "plot", "table", "more", "multiselect", "number", "paste_box",
+           "paste_reading", "radio", "select", "select_slider", "slider",
            "text_input", "toggle"]

@@ -178,6 +178,21 @@ def paste_box(key, value, max_bytes, height=230, on_change=None, col=None):
     return out, lost
 
 
+def paste_reading(read, lost):
+    """What a paste box's text read as (read: views' read_pasted result) -> the model, or None with the reason
+    shown in the user's language: the link's paste gone, a part posviz cannot draw, or the error."""
+    if lost:
+        st.warning(t("ui.paste.lost"))
+    if read.get("model") is None:   # user-derived text: shown as plain code, never as markdown
+        if read["boundary"]:
+            st.warning(t("ui.paste.unsupported"))
+        else:
+            st.error(t("ui.invalid"))
+        st.code(t(f"err.{read['code']}", **read["params"])[:2000], language=None, wrap_lines=True)
+        st.info(t("ui.paste.nothing"))
+    return read.get("model")
+
+
 def _paste_from_url(key):
     """URL -> session state, the first time this session sees `key` -> whether the link's paste is gone."""
     if key in st.session_state:

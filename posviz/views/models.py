@@ -139,9 +139,25 @@ def all_strips():
     return strips(gallery.KEYS)
 
 
-def strips(keys):
-    """The layer strips of some gallery models -> {"strips", "names", "marks", "windows"} (lists per model)."""
-    entries = [entry(k) for k in keys]
+def own_entry(config_text, name):
+    """A pasted config as a gallery entry named `name` (None when it reads no model): joins a comparison."""
+    model = read_pasted(config_text).get("model")
+    if model is None:
+        return None
+    return {**model, "key": "pasted", "name": name, "l_target": model["max_length"] or model["trained"],
+            "config_json": config_text}
+
+
+def chosen(keys, own=None):
+    """Gallery entries of keys, then the pasted config's when own = (config text, name) reads a model."""
+    pasted = own_entry(*own) if own else None
+    return [entry(k) for k in keys] + ([pasted] if pasted else [])
+
+
+def strips(keys, own=None):
+    """The layer strips of some gallery models (and of a pasted config, own = (text, name)) -> {"strips", "names",
+    "marks", "windows"} (lists per model)."""
+    entries = chosen(keys, own)
     return {"strips": [e["strip"] for e in entries], "names": [e["name"] for e in entries],
             "marks": [e["marks"] for e in entries], "windows": [e["windows"] for e in entries]}
 
@@ -178,11 +194,11 @@ def table_rows(order="released"):
 
 
 @cached(max_entries=32)
-def compare(keys, n_distances=600):
-    """Several gallery models on one axis: wavelengths of the main layer type's pairs (x = pair
-    index / number of pairs), trained and maximum lengths, and the q = k = 1 score (ones_score)
-    out to the longest maximum length."""
-    models = [entry(k) for k in keys if entry(k)["main"]]                     # a model without RoPE has no spectrum
+def compare(keys, n_distances=600, own=None):
+    """Several gallery models (and a pasted config, own = (text, name)) on one axis: wavelengths of the main layer
+    type's pairs (x = pair index / number of pairs), trained and maximum lengths, and the q = k = 1 score
+    (ones_score) out to the longest maximum length."""
+    models = [e for e in chosen(keys, own) if e["main"]]                          # a model without RoPE has no spectrum
     if not models:
         return {"distances": np.zeros(0), "models": []}
     longest = min(MAX_POSITION, max(max(m["max_length"] or 1, m["l_target"]) for m in models))

@@ -80,7 +80,7 @@ def test_pasted_configs_phi35_deepseek_and_not_supported():
     # valid but not supported yet: a warning, never "Invalid input", and no figures of another model
     at.text_area(key="ext_paste").set_value('{"head_dim": 64, "rope_scaling": {"rope_type": "axial"}}').run()
     assert not at.exception and not at.error
-    assert at.warning[0].value == text.get("en", "extrapolation.paste.unsupported")
+    assert at.warning[0].value == text.get("en", "ui.paste.unsupported")
     assert "axial" in at.code[0].value and figures(at) == []
 
 
@@ -175,7 +175,7 @@ def test_a_long_paste_travels_by_id_and_reopens(lang, tmp_path, monkeypatch):
     assert_clean(again)
     assert again.text_area(key="ext_paste").value == long and again.metric[4].value == "64"
     gone = open_page("extrapolation", lang, ext_preset="pasted", ext_paste_id="0123456789abcdef")
-    assert any(w.value == text.get(lang, "extrapolation.paste.lost") for w in gone.warning)
+    assert any(w.value == text.get(lang, "ui.paste.lost") for w in gone.warning)
     at.text_area(key="ext_paste").set_value(_padded("deepseek_v3", 72_000)).run()
     assert not at.exception and not at.metric                          # no figures of another model
     shown = " ".join(c.value for c in at.code)
