@@ -9,7 +9,7 @@ import os
 from importlib import import_module
 
 LANGS = ("en", "zh")
-TOPICS = ("common", "errors", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
+TOPICS = ("common", "errors", "hall", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
           "models", "frontier", "lab", "kv_cache", "checks", "length", "remember")
 
 
