@@ -18,6 +18,29 @@ def strip_plot(rows, key, **labels):
             windows=rows["windows"], labels=ui.labels("models.strip", *STRIP_LABELS, **labels))
 
 
+def differences_table(diff):
+    """The settings in which the chosen models differ, one column per model; the settings they share, named."""
+    st.subheader(ui.t("models.diff.title"))
+    names = ui.labels("models.diff", *view.DIFF)
+    if not diff["rows"]:
+        st.markdown(ui.t("models.diff.none"))
+        return
+    ui.table([{ui.t("models.diff.setting"): names[r["setting"]],
+               **{n: diff_value(r["setting"], v) for n, v in zip(diff["names"], r["values"])}} for r in diff["rows"]])
+    if diff["same"]:
+        st.caption(ui.t("models.diff.same", names=ui.t("models.diff.sep").join(names[s] for s in diff["same"])))
+
+
+def diff_value(setting, value):
+    """A difference table's cell in the page's language (pairing and layer names are words)."""
+    if setting == "layers":
+        layers = ui.labels("models.strip", *view.STRIP)
+        return " · ".join(f"{n} {layers[c]}" for c, n in value.items())
+    if setting == "layout" and value != "—":
+        return ui.t(f"extrapolation.layout.{value}")
+    return value
+
+
 @ui.section
 def proportional_section():
     """Proportional vs partial rotary: the same head and factor read both ways, side by side."""
@@ -75,17 +98,21 @@ ui.explain(rope_config.read_model_rope, view.describe, note=ui.t("models.table.n
 # ---------------------------------------------------------------- pick and compare
 st.subheader(ui.t("models.pick.title"))
 picked = ui.multiselect("models_pick", gallery.KEYS, view.DEFAULT_PICK, max_selections=6)
-own = None   # (config text, name): a pasted config joins the comparison
+own = ()   # ((config text, name), ...): the pasted configs that read a model join the comparison
 if ui.toggle("models_own"):
     st.caption(ui.t("models.own.text"))
-    own_text, lost = ui.paste_box("models_paste", "", rope_config.MAX_BYTES, height=160)
-    if own_text.strip() and ui.paste_reading(view.read_pasted(own_text), lost) is not None:
-        own = (own_text, ui.t("models.own.name"))
-if len(picked) + (own is not None) < 2:
+    boxes = st.columns(len(view.OWN_KEYS))
+    for i, key in enumerate(view.OWN_KEYS):
+        with boxes[i]:
+            own_text, lost = ui.paste_box(key, "", rope_config.MAX_BYTES, height=160)
+            if own_text.strip() and ui.paste_reading(view.read_pasted(own_text), lost) is not None:
+                own += ((own_text, ui.t("models.own.name", n=i + 1)),)
+if len(picked) + len(own) < 2:
     st.info(ui.t("models.pick.fewer"))
 else:
     keys = tuple(picked)
     entries = view.chosen(keys, own)
+    differences_table(view.differences(keys, own))
     st.markdown(ui.t("models.strip.text"))
     strip_plot(view.strips(keys, own), key="models_strip", title="models.strip.title", x="models.strip.x")
     ui.explain(view.layer_strip, view.layer_marks)

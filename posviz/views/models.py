@@ -139,27 +139,66 @@ def all_strips():
     return strips(gallery.KEYS)
 
 
-def own_entry(config_text, name):
+def own_entry(config_text, name, key="pasted"):
     """A pasted config as a gallery entry named `name` (None when it reads no model): joins a comparison."""
     model = read_pasted(config_text).get("model")
     if model is None:
         return None
-    return {**model, "key": "pasted", "name": name, "l_target": model["max_length"] or model["trained"],
+    return {**model, "key": key, "name": name, "l_target": model["max_length"] or model["trained"],
             "config_json": config_text}
 
 
-def chosen(keys, own=None):
-    """Gallery entries of keys, then the pasted config's when own = (config text, name) reads a model."""
-    pasted = own_entry(*own) if own else None
-    return [entry(k) for k in keys] + ([pasted] if pasted else [])
+def chosen(keys, own=()):
+    """Gallery entries of keys, then each pasted config's, own = ((config text, name), ...), that reads a model."""
+    pasted = [own_entry(text, name, key=f"pasted{i}") for i, (text, name) in enumerate(own)]
+    return [entry(k) for k in keys] + [e for e in pasted if e]
 
 
-def strips(keys, own=None):
-    """The layer strips of some gallery models (and of a pasted config, own = (text, name)) -> {"strips", "names",
-    "marks", "windows"} (lists per model)."""
+def strips(keys, own=()):
+    """The layer strips of some gallery models (and of pasted configs, own = ((text, name), ...)) -> {"strips",
+    "names", "marks", "windows"} (lists per model)."""
     entries = chosen(keys, own)
     return {"strips": [e["strip"] for e in entries], "names": [e["name"] for e in entries],
             "marks": [e["marks"] for e in entries], "windows": [e["windows"] for e in entries]}
+
+
+OWN_KEYS = ("models_paste", "models_paste2")   # the paste boxes of /models: two configs of one's own at most
+DIFF = ("theta", "scaling", "rotary", "layout", "layers", "windows", "trained", "max_length", "beyond", "softmax",
+        "query", "mrope")
+
+
+def _settings(e):
+    """One model's RoPE settings as the difference table compares them (plain values; "layers" a pattern dict)."""
+    t = e["types"][e["main"]] if e["main"] else None
+    p = t["params"] if t else {}
+    inv = torch.as_tensor(t["inv_freq"]) if t else torch.zeros(0)                     # [r/2]
+    lam = scaling.pair_wavelengths(inv[inv > 0]) if t else torch.zeros(0)              # [pairs that turn]
+    return {"theta": " / ".join(f"{x:g}" for x in sorted({u["params"]["rope_theta"] for u in e["types"].values()}))
+            or "—",
+            "scaling": (p.get("rope_type", "—") + (f" ×{p['factor']:g}" if p.get("factor") else "")) if t else "—",
+            "rotary": f"{2 * t['pairs']} / {e['head_dim']}" if t else f"0 / {e['head_dim']}",
+            "layout": e["layout"] if t else "—",
+            "layers": _pattern(e["strip"]),
+            "windows": " / ".join(f"{w:,}" for w in sorted({w for w in e["windows"] if w})) or "—",
+            "trained": f"{e['trained']:,}", "max_length": f"{e['max_length']:,}" if e["max_length"] else "—",
+            "beyond": f"{int((lam > e['trained']).sum())} / {inv.numel()}" if t else "—",
+            "softmax": f"{e['softmax_scale']:.4f}",
+            "query": e["query_scaling"]["kind"] if e["query_scaling"] else "—",
+            "mrope": " · ".join(map(str, e["mrope_section"])) if e["mrope_section"] else "—"}
+
+
+@cached(max_entries=32)
+def differences(keys, own=()):
+    """What differs between the chosen models (gallery keys and pasted configs, as compare): {"names": [model],
+    "rows": [{"setting": one of DIFF, "values": [one per model]}] for the settings that differ, "same": [the
+    settings every model shares]}. "beyond": the main layer type's pairs whose wavelength 2π/θᵢ exceeds the model's
+    trained length, of all its pairs (the pairs that never complete a turn in training)."""
+    entries = chosen(keys, own)
+    settings = [_settings(e) for e in entries]
+    rows = [{"setting": s, "values": [m[s] for m in settings]} for s in DIFF]
+    same = [r["setting"] for r in rows if all(v == r["values"][0] for v in r["values"])]
+    return {"names": [e["name"] for e in entries], "rows": [r for r in rows if r["setting"] not in same],
+            "same": same}
 
 
 def _pattern(strip):
@@ -194,9 +233,9 @@ def table_rows(order="released"):
 
 
 @cached(max_entries=32)
-def compare(keys, n_distances=600, own=None):
-    """Several gallery models (and a pasted config, own = (text, name)) on one axis: wavelengths of the main layer
-    type's pairs (x = pair index / number of pairs), trained and maximum lengths, and the q = k = 1 score
+def compare(keys, n_distances=600, own=()):
+    """Several gallery models (and pasted configs, own = ((text, name), ...)) on one axis: wavelengths of the main
+    layer type's pairs (x = pair index / number of pairs), trained and maximum lengths, and the q = k = 1 score
     (ones_score) out to the longest maximum length."""
     models = [e for e in chosen(keys, own) if e["main"]]                          # a model without RoPE has no spectrum
     if not models:

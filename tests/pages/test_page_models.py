@@ -12,12 +12,12 @@ def test_default_view(lang):
     at = open_page("models", lang)
     assert_clean(at)
     assert at.title[0].value == text.get(lang, "models.title")
-    assert len(at.dataframe) == 2                           # the gallery + the check of the picked models
+    assert len(at.dataframe) == 3                           # the gallery, what differs, the check of the picked models
     assert len(at.dataframe[0].value) == len(gallery.KEYS)
     figs = figures(at)
     assert len(figs) == 3                                   # strips, wavelengths, decay (all strips: behind a click)
     assert [tr["name"] for tr in figs[1]["data"]][:3] and figs[1]["layout"]["yaxis"]["type"] == "log"
-    checks = at.dataframe[1].value
+    checks = at.dataframe[-1].value
     assert len(checks) == 3 and all(float(x) <= 1e-6 for x in checks.iloc[:, 2])
 
 
@@ -73,7 +73,7 @@ def test_today_models_in_the_table_and_strip():
     row = table.iloc[names.index("Gemma 4 31B")]
     assert row.iloc[3] == "128 ◇" and "window 1,024" in row.iloc[7]
     assert any(text.get("en", "models.wave.skipped").split("{")[0] in c.value for c in at.caption)
-    checks = at.dataframe[1].value
+    checks = at.dataframe[-1].value
     assert text.get("en", "models.check.none") in list(checks.iloc[:, 2])
 
 
@@ -90,14 +90,21 @@ def test_a_config_of_your_own_joins_the_comparison(lang, tmp_path, monkeypatch):
     at.text_area(key="models_paste").set_value(qwen).run()
     assert_clean(at)
     strip, wave, decay = figures(at)
-    name = text.get(lang, "models.own.name")
+    name = text.get(lang, "models.own.name", n=1)
     assert name in str(strip)                                          # its row in the layer strips
     assert any(name in tr["name"] for tr in wave["data"]) and any(name in tr["name"] for tr in decay["data"])
-    checks = at.dataframe[1].value
+    checks = at.dataframe[-1].value
     assert len(checks) == 2 and float(checks.iloc[1, 2]) <= 1e-6   # the pasted config against transformers
     at.text_area(key="models_paste").set_value('{"rope_theta": "x"').run()
     assert not at.exception and at.error[0].value == text.get(lang, "ui.invalid")
     assert at.info[-1].value == text.get(lang, "models.pick.fewer")  # one model left: nothing drawn in its place
+    at.multiselect(key="models_pick").set_value([]).run()     # no gallery model: two configs of one's own
+    at.text_area(key="models_paste").set_value(qwen).run()
+    at.text_area(key="models_paste2").set_value(gallery.config_json("llama31_8b")).run()
+    assert_clean(at)
+    diff = at.dataframe[1].value                        # the gallery, what differs, the check
+    assert list(diff.columns)[1:] == [text.get(lang, "models.own.name", n=n) for n in (1, 2)]
+    assert text.get(lang, "models.diff.theta") in list(diff.iloc[:, 0])
     long = qwen[:-1] + " " * (3000 - len(qwen)) + "}"
     at.text_area(key="models_paste").set_value(long).run()
     assert_clean(at)

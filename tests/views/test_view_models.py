@@ -32,6 +32,22 @@ def test_table_rows_sorted():
     assert g["pattern"] == {"local": 52, "global": 10} and g["theta"] == "10000 / 1e+06"
 
 
+def test_differences_list_only_what_differs():
+    """Issue 37 item 9: two or more models, only the settings that differ; the shared ones named apart."""
+    d = view.differences(("llama31_8b", "gemma3_27b", "deepseek_v3"))
+    rows = {r["setting"]: r["values"] for r in d["rows"]}
+    assert rows["theta"] == ["500000", "10000 / 1e+06", "10000"]
+    assert rows["rotary"] == ["128 / 128", "128 / 128", "64 / 192"]
+    assert rows["layout"] == ["half", "half", "interleaved"]
+    assert rows["layers"][1] == {"local": 52, "global": 10} and rows["windows"] == ["—", "1,024", "—"]
+    assert set(d["same"]) == {"query", "mrope"} and set(d["same"]).isdisjoint(rows)
+    # Llama 2: θ = 1e4, d = 128, trained 4,096: λ_i = 2π·10000^(i/64) > 4096 for i > 64·ln(4096/2π)/ln(1e4) = 45.03,
+    # so pairs 46..63 (18 of 64) never turn once in training
+    d = view.differences(("llama2_7b", "llama31_8b"))
+    assert next(r["values"] for r in d["rows"] if r["setting"] == "beyond")[0] == "18 / 64"
+    assert view.differences(("llama31_8b", "llama31_8b"))["rows"] == []
+
+
 def test_compare_and_its_figures():
     cmp = view.compare(("llama31_8b", "gemma3_27b", "deepseek_v3"))
     assert [m["key"] for m in cmp["models"]] == ["llama31_8b", "gemma3_27b", "deepseek_v3"]
