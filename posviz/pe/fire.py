@@ -91,9 +91,12 @@ def kerple_power(distance: torch.Tensor, r1: float, r2: float) -> torch.Tensor:
 
 
 def _fit_fire(x, y, hidden):
-    """FIRE's output layer by least squares, the hidden layer fixed: w_k = 1, b_k = -k/K (knots on [0, 1))."""
-    knots = torch.arange(hidden, dtype=torch.float64) / hidden       # [K]
-    w, b = torch.ones(hidden, dtype=torch.float64), -knots            # [K] x2
+    """FIRE's output layer by least squares, the hidden layer fixed: w_k = 1, b_k = -t_k with the knots t_k at K of
+    the training inputs (all of them when there are few): f is then linear between training inputs, with no wiggle
+    where a longer query's inputs fall between them."""
+    pick = torch.linspace(0, len(x) - 2, min(hidden, len(x) - 1)).round().long().unique()   # [K]
+    knots = x[pick]                                                   # [K]
+    w, b = torch.ones(len(knots), dtype=torch.float64), -knots        # [K] x2
     design = torch.cat([torch.relu(x[:, None] - knots), torch.ones(len(x), 1, dtype=torch.float64)], dim=1)  # [N,K+1]
     coef = torch.linalg.lstsq(design, y[:, None], driver="gelsd").solution[:, 0]   # [K+1]
     return {"w": w, "b": b, "a": coef[:-1], "a0": float(coef[-1])}
