@@ -127,3 +127,63 @@ def weight_line(query_pos, weight, *, labels, height=440):
              "line": {"color": style.PALETTE[3], "width": 2.5},
              "hovertemplate": "i=%{x}<br>1/(i+1)=%{y:.4g}<extra></extra>"}]
     return figure(data, style.layout(labels, height=height, **PLACES, yaxis={"rangemode": "tozero"}))
+
+
+# ---------------------------------------------------------------- the rest of the family (issue 37)
+SCHEME_COLORS = {"alibi": style.PALETTE[7], "t5": style.PALETTE[1], "kerple": style.PALETTE[2],
+                 "fire": style.PALETTE[0], "rope": style.PALETTE[7], "xpos": style.PALETTE[3],
+                 "envelope": style.PALETTE[3]}
+SCHEME_DASHES = {"alibi": "dash", "kerple": "dot", "envelope": "dot"}
+
+
+def _lines(x, series, labels, hover):
+    """One scatter line per series (name from labels["name.<key>"]), decimated, house colours and dashes."""
+    out = []
+    for key, y in series.items():
+        xs, ys = style.line_xy(np.asarray(x), np.asarray(y, dtype=np.float64))
+        out.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": style.escape(labels[f"name.{key}"]),
+                    "line": {"color": SCHEME_COLORS.get(key), "width": 2.5, "dash": SCHEME_DASHES.get(key, "solid")},
+                    "hovertemplate": hover})
+    return out
+
+
+def bias_curves(distance, curves, *, train_length, labels, train_curve=None, height=480):
+    """The bias each scheme gives one query against its keys d = 0, 1, ... back; the training length marked
+    (a dashed line), and FIRE's curve of the last training query (thin) when given.
+
+    curves: {scheme: [D]}; labels: title, x, y, train, name.<scheme>, name.fire_train."""
+    data = _lines(distance, curves, labels, "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
+    if train_curve is not None:
+        data += _lines(np.arange(len(train_curve)), {"fire_train": train_curve}, labels,
+                       "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
+        data[-1]["line"].update(width=1.5, color=SCHEME_COLORS["fire"])
+        data[-1]["opacity"] = 0.55
+    mark = [{"type": "line", "x0": train_length - 0.5, "x1": train_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
+             "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
+    note = [{"text": style.escape(labels["train"]), "showarrow": False, "x": train_length - 0.5, "xref": "x",
+             "xanchor": "right", "y": 0.02, "yref": "y domain", "yanchor": "bottom"}]
+    return figure(data, style.layout(labels, height=height, **LEGEND, shapes=mark, annotations=note))
+
+
+def score_curves(r, series, *, labels, height=460):
+    """Scores against the distance r, one line per series (xPos against plain RoPE, and xPos's envelope).
+
+    series: {key: [R]}; labels: title, x, y, name.<key>."""
+    data = _lines(r, series, labels, "r=%{x}<br>%{y:.4f}<extra>%{fullData.name}</extra>")
+    axis = {"zeroline": True, "zerolinecolor": "#888"}
+    return figure(data, style.layout(labels, height=height, **LEGEND, yaxis=axis))
+
+
+def token_matrix(z, tokens, *, labels, zmax, height=460):
+    """A [L,L] matrix over a sentence's tokens (queries down, keys across), NaN cells blank, the numbers in the
+    cells (one decimal) while it is small. labels: title, x, y, colorbar."""
+    z = np.asarray(z, dtype=np.float32)
+    ticks = style.token_labels(tokens)
+    trace = {"type": "heatmap", "z": z, "x": ticks, "y": ticks, "colorscale": SCALES["sequential"], "zmin": 0.0,
+             "zmax": float(max(zmax, 1.0)), "hovertemplate": "%{y} → %{x}<br>%{z:.3f}<extra></extra>",
+             "colorbar": {"title": {"text": labels.get("colorbar", ""), "side": "right"}, "thickness": 14, "len": 1.0}}
+    if z.size <= SMALL and z.shape[1] <= TEXT_COLS:
+        trace.update(texttemplate="%{z:.1f}", textfont={"size": 11})
+    axis = {"tickangle": -45, "automargin": True}
+    return figure([trace], style.layout(labels, height=height, **PLACES, xaxis=axis,
+                                        yaxis={"autorange": "reversed", "automargin": True}))
