@@ -162,9 +162,11 @@ def evict_body():
               ui.t("kv_cache.evict.vs_full"): [f"{ev['max_error'][m]:.2e}" for m in view.EVICT_MODES],
               ui.t("kv_cache.evict.vs_keep"): [f"{ev['max_position_error'][m]:.2e}" for m in view.EVICT_MODES]},
              static=True)
-    ui.plot(figs.error_figure, ev["positions"], ev["errors"], prefill_length=prompt, key="kv_evict_errors",
+    ui.plot(figs.error_figure, ev["positions"], ev["position_errors"], prefill_length=prompt,
+            precision=ev["errors"]["keep"], key="kv_evict_errors",
             labels=ui.labels("kv_cache.fig.evict", "title", prefill="kv_cache.fig.evict.prompt",
-                             x="kv_cache.fig.error.x", y="kv_cache.fig.error.y", **modes))
+                             precision="kv_cache.fig.evict.itself", x="kv_cache.fig.error.x", y="kv_cache.fig.error.y",
+                             **modes))
     ui.plot(figs.positions_figure, ev["last_query"], ev["last_keys"], key="kv_evict_positions",
             labels=ui.labels("kv_cache.fig.pos", "x", "y", "query", title=("kv_cache.fig.evict.pos", ev["said"]),
                              **modes))

@@ -134,6 +134,8 @@ SCHEME_COLORS = {"alibi": style.PALETTE[7], "t5": style.PALETTE[1], "kerple": st
                  "fire": style.PALETTE[0], "rope": style.PALETTE[7], "xpos": style.PALETTE[3],
                  "envelope": style.PALETTE[3]}
 SCHEME_DASHES = {"alibi": "dash", "kerple": "dot", "envelope": "dot"}
+# the family's titles are sentences: wrapped under plotly's toolbar to fit a phone (style.layout's "phone")
+WRAPPED = {"title_at": "phone", "legend_at": "bottom", "margin": {"b": 40}}
 
 
 def _lines(x, series, labels, hover):
@@ -162,7 +164,7 @@ def bias_curves(distance, curves, *, train_length, labels, train_curve=None, hei
              "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
     note = [{"text": style.escape(labels["train"]), "showarrow": False, "x": train_length - 0.5, "xref": "x",
              "xanchor": "right", "y": 0.02, "yref": "y domain", "yanchor": "bottom"}]
-    return figure(data, style.layout(labels, height=height, **LEGEND, shapes=mark, annotations=note))
+    return figure(data, style.layout(labels, height=height, **WRAPPED, shapes=mark, annotations=note))
 
 
 def score_curves(r, series, *, labels, height=460):
@@ -171,19 +173,17 @@ def score_curves(r, series, *, labels, height=460):
     series: {key: [R]}; labels: title, x, y, name.<key>."""
     data = _lines(r, series, labels, "r=%{x}<br>%{y:.4f}<extra>%{fullData.name}</extra>")
     axis = {"zeroline": True, "zerolinecolor": "#888"}
-    return figure(data, style.layout(labels, height=height, **LEGEND, yaxis=axis))
+    return figure(data, style.layout(labels, height=height, **WRAPPED, yaxis=axis))
 
 
 def token_matrix(z, tokens, *, labels, zmax, height=460):
-    """A [L,L] matrix over a sentence's tokens (queries down, keys across), NaN cells blank, the numbers in the
-    cells (one decimal) while it is small. labels: title, x, y, colorbar."""
+    """A [L,L] matrix over a sentence's tokens (queries down, keys across), NaN cells blank; its numbers in the
+    hover (cells of a sentence are too narrow for projector-sized numbers). labels: title, x, y, colorbar."""
     z = np.asarray(z, dtype=np.float32)
     ticks = style.token_labels(tokens)
     trace = {"type": "heatmap", "z": z, "x": ticks, "y": ticks, "colorscale": SCALES["sequential"], "zmin": 0.0,
              "zmax": float(max(zmax, 1.0)), "hovertemplate": "%{y} → %{x}<br>%{z:.3f}<extra></extra>",
              "colorbar": {"title": {"text": labels.get("colorbar", ""), "side": "right"}, "thickness": 14, "len": 1.0}}
-    if z.size <= SMALL and z.shape[1] <= TEXT_COLS:
-        trace.update(texttemplate="%{z:.1f}", textfont={"size": 11})
     axis = {"tickangle": -45, "automargin": True}
-    return figure([trace], style.layout(labels, height=height, **PLACES, xaxis=axis,
+    return figure([trace], style.layout(labels, height=height, title_at="phone", legend_at=None, xaxis=axis,
                                         yaxis={"autorange": "reversed", "automargin": True}))

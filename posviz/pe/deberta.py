@@ -87,6 +87,7 @@ def deberta_terms(h: torch.Tensor, rel_embeddings: torch.Tensor, weights: dict, 
 
     h [L,D]; rel_embeddings P [2k, D] (row δ + k: relative position δ); weights {"w_q" [D,H*d], "b_q" [H*d],
     "w_k", "b_k"}: one projection per side, shared by contents and positions (share_att_key, as in DeBERTa-v3).
+    Each query (key) is scored against all 2k rows of P once, then every pair picks the row of its bucket.
     transformers indexes the position->content term by δ(i, j) as the content->position one.
     """
     h = as_tensor("h", h, ndim=2).float()                              # [L,D]
@@ -101,9 +102,10 @@ def deberta_terms(h: torch.Tensor, rel_embeddings: torch.Tensor, weights: dict, 
     q_c, k_c = _heads(h @ wq + bq, heads), _heads(h @ wk + bk, heads)  # [H,L,d] x2
     q_r, k_r = _heads(p[:2 * k] @ wq + bq, heads), _heads(p[:2 * k] @ wk + bk, heads)  # [H,2k,d] x2
     row = deberta_relative_index(h.shape[0], bucket_size=k, max_position=mp)["index"]  # [L,L]
-    return {"c2c": q_c @ k_c.transpose(-1, -2) / scale,                # [H,L,L]
-            "c2p": torch.einsum("hid,hijd->hij", q_c, k_r[:, row]) / scale,   # [H,L,L] K^r_{δ(i,j)}
-            "p2c": torch.einsum("hjd,hijd->hij", k_c, q_r[:, row]) / scale}   # [H,L,L] Q^r_{δ(i,j)}
+    rows = row.expand(q_c.shape[0], -1, -1)                            # [H,L,L]
+    c2p = (q_c @ k_r.transpose(-1, -2)).gather(-1, rows)               # [H,L,L] query i against row δ(i,j)+k of K^r
+    p2c = (k_c @ q_r.transpose(-1, -2)).gather(-1, rows.transpose(-1, -2)).transpose(-1, -2)  # [H,L,L] key j, Q^r
+    return {"c2c": q_c @ k_c.transpose(-1, -2) / scale, "c2p": c2p / scale, "p2c": p2c / scale}  # [H,L,L] x3
 
 
 def deberta_random_weights(model_dim: int, heads: int, length: int, *, bucket_size: int, seed: int = 0) -> dict:

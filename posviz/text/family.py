@@ -28,14 +28,14 @@ EN = {
     "w.rel_xl_terms.cp": "(b) content–position q·W R",
     "w.rel_xl_terms.gc": "(c) global content bias u·k",
     "w.rel_xl_terms.gp": "(d) global position bias v·W R",
-    "relative.xl.title": "Score of the terms kept, ÷ √d (the future masked)",
+    "relative.xl.title": "Score: the terms kept ÷ √d",
     "relative.xl.colorbar": "score",
     "relative.cb.score": "score",
     "relative.xl.shift.title": "The relative shift: term (b) without a [L, S, d] tensor",
     "relative.ax.xl_raw": "column c (distance S − 1 − c)",
     "relative.ax.xl_shifted": "key position j",
-    "relative.fig.xl.raw": "Before: query r against distances S−1 … 0",
-    "relative.fig.xl.shifted": "After rel_shift: query r against key j",
+    "relative.fig.xl.raw": "Before the shift: column = distance",
+    "relative.fig.xl.shifted": "After rel_shift: column = key j",
     "relative.xl.costs": (
         "Pair by pair, (b) + (d) gathers a position key for every pair: L·S·d = **{gather_keys}** numbers "
         "(L = {L}, S = {S}, d = {d}). The shift projects each distance once, S·d = **{shift_keys}** numbers, multiplies "
@@ -67,7 +67,7 @@ EN = {
     "w.rel_deb_k.help": "DeBERTa-v3 uses 256. Distances up to k/2 keep a bucket each; the table P has 2k rows.",
     "w.rel_deb_max": "max_relative_positions",
     "w.rel_deb_max.help": "Where the log buckets reach the last row (DeBERTa-v3: 512, its max_position_embeddings).",
-    "relative.deb.title": "Row of P each distance reads: δ(i − j) + k",
+    "relative.deb.title": "Row of P read: δ(i − j) + k",
     "relative.deb.x": "d = i − j",
     "relative.deb.y": "row of P",
     "relative.deb.trace": "row of P",
@@ -236,14 +236,14 @@ ZH = {
     "w.rel_xl_terms.cp": "(b) 内容–位置 q·W R",
     "w.rel_xl_terms.gc": "(c) 全局内容偏置 u·k",
     "w.rel_xl_terms.gp": "(d) 全局位置偏置 v·W R",
-    "relative.xl.title": "保留各项之和 ÷ √d（未来位置被掩码）",
+    "relative.xl.title": "打分：保留各项之和 ÷ √d",
     "relative.xl.colorbar": "打分",
     "relative.cb.score": "打分",
     "relative.xl.shift.title": "相对移位：不构造 [L, S, d] 张量就算出 (b)",
     "relative.ax.xl_raw": "第 c 列（距离 S − 1 − c）",
     "relative.ax.xl_shifted": "Key 位置 j",
-    "relative.fig.xl.raw": "移位前：Query r 对距离 S−1 … 0",
-    "relative.fig.xl.shifted": "rel_shift 之后：Query r 对 Key j",
+    "relative.fig.xl.raw": "移位前：列 = 距离",
+    "relative.fig.xl.shifted": "rel_shift 之后：列 = Key j",
     "relative.xl.costs": (
         "逐对计算时，(b) + (d) 要为每一对取一个位置 Key：L·S·d = **{gather_keys}** 个数（L = {L}，S = {S}，d = {d}）。"
         "移位技巧则把每个距离只投影一次，S·d = **{shift_keys}** 个数，让每个 Query 乘上每个距离（左图，列按距离排列），"
@@ -270,7 +270,7 @@ ZH = {
     "w.rel_deb_k.help": "DeBERTa-v3 用 256。k/2 以内的每个距离各占一个桶；表 P 有 2k 行。",
     "w.rel_deb_max": "max_relative_positions",
     "w.rel_deb_max.help": "对数桶到达最后一行的距离（DeBERTa-v3：512，即它的 max_position_embeddings）。",
-    "relative.deb.title": "每个距离读取 P 的哪一行：δ(i − j) + k",
+    "relative.deb.title": "读取 P 的行：δ(i − j) + k",
     "relative.deb.x": "d = i − j",
     "relative.deb.y": "P 的行",
     "relative.deb.trace": "P 的行",

@@ -37,21 +37,23 @@ EN = {
     "kv_cache.evict.mode.cache_count": "bug: query counts the cache",
     "kv_cache.evict.vs_full": "max error vs the full forward",
     "kv_cache.evict.vs_keep": "max error vs E masked (positions alone)",
-    "kv_cache.fig.evict.title": "Per-position max |decode − full forward| after the eviction",
+    "kv_cache.fig.evict.title": "What the positions add: max |decode − full forward with E masked|",
+    "kv_cache.fig.evict.itself": "the eviction itself: keep vs the full forward",
     "kv_cache.fig.evict.prompt": "prompt",
     "kv_cache.fig.evict.pos": "Positions the last decode step (token {t}) used",
     "kv_cache.evict.said.span": (
         "{n} of the {P} prompt tokens are evicted (tokens {a} … {last}), {cache} stay. The table's first column "
-        "is what each contract computes against the full forward; the second, against the full forward with the same "
-        "keys masked: **keep** is 0 there (the eviction is all its error, {keep:.2e} at most), **renumber** adds "
-        "up to {renumber:.2e} and the **cache-count bug** {cache_count:.2e}. At the last step the query of token {t} "
+        "is each contract against the full forward; the second (and the figure), against the full forward with the "
+        "same keys masked: **keep** is 0 there (the eviction is all its error, {keep:.2e} at most: the grey line), "
+        "**renumber** adds up to {renumber:.2e} and the **cache-count bug** {cache_count:.2e}. At the last step the query of token {t} "
         "sits at position {q_keep} when positions are kept and at {q_moved} otherwise (the positions figure: the kept "
         "keys' positions against their slot)."),
     "kv_cache.evict.said.h2o": (
-        "{n} of the {P} prompt tokens are evicted (those H2O scores lowest: {which}), {cache} stay. The table's first column "
-        "is what each contract computes against the full forward; the second, against the full forward with the same "
-        "keys masked: **keep** is 0 there (the eviction is all its error, {keep:.2e} at most), **renumber** adds "
-        "up to {renumber:.2e} and the **cache-count bug** {cache_count:.2e}. At the last step the query of token {t} "
+        "{n} of the {P} prompt tokens are evicted (those H2O scores lowest: {which}), {cache} stay. The table's first "
+        "column "
+        "is each contract against the full forward; the second (and the figure), against the full forward with the "
+        "same keys masked: **keep** is 0 there (the eviction is all its error, {keep:.2e} at most: the grey line), "
+        "**renumber** adds up to {renumber:.2e} and the **cache-count bug** {cache_count:.2e}. At the last step the query of token {t} "
         "sits at position {q_keep} when positions are kept and at {q_moved} otherwise (the positions figure: the kept "
         "keys' positions against their slot)."),
     "kv_cache.evict.said.none": (
@@ -99,9 +101,9 @@ EN = {
     "w.kv_tree_setup.causal": "bug: causal mask",
     "kv_cache.fig.tree.x": "key (prefix p·, then node n·p)",
     "kv_cache.fig.tree.y": "node (its index · position id)",
-    "kv_cache.fig.tree.mask.correct": "Tree mask: a node sees the prefix, its ancestors, itself",
-    "kv_cache.fig.tree.mask.consecutive": "Tree mask, but ids P, P+1, … in flattened order",
-    "kv_cache.fig.tree.mask.causal": "Causal mask over the flattened nodes: siblings see each other",
+    "kv_cache.fig.tree.mask.correct": "Tree mask: prefix, ancestors, itself",
+    "kv_cache.fig.tree.mask.consecutive": "Tree mask, ids P, P+1, … (bug)",
+    "kv_cache.fig.tree.mask.causal": "Causal mask: siblings see each other",
     "kv_cache.fig.tree.errors": "Per-node max |tree pass − its branch decoded alone|",
     "kv_cache.fig.tree.node": "node (breadth first; 0 = root)",
     "kv_cache.tree.said": (
@@ -211,17 +213,20 @@ ZH = {
     "kv_cache.evict.mode.cache_count": "bug：Query 按缓存长度计数",
     "kv_cache.evict.vs_full": "与完整前向的最大误差",
     "kv_cache.evict.vs_keep": "与掩掉 E 的最大误差（仅位置造成）",
-    "kv_cache.fig.evict.title": "逐出之后逐位置最大 |解码 − 完整前向|",
+    "kv_cache.fig.evict.title": "位置带来的误差：最大 |解码 − 掩掉 E 的完整前向|",
+    "kv_cache.fig.evict.itself": "逐出本身：保留位置与完整前向之差",
     "kv_cache.fig.evict.prompt": "prompt",
     "kv_cache.fig.evict.pos": "最后一步解码（token {t}）使用的位置",
     "kv_cache.evict.said.span": (
         "{P} 个 prompt token 中逐出 {n} 个（token {a} … {last}），留下 {cache} 个。表格第一列是每种约定与完整前向"
-        "的误差；第二列是与掩掉同样 Key 的完整前向的误差：**保留位置**在那里为 0（误差全部来自逐出，最多 {keep:.2e}），"
+        "的误差；第二列（以及图）是与掩掉同样 Key 的完整前向的误差：**保留位置**在那里为 0（误差全部来自逐出，最多 {keep:.2e}："
+        "灰线），"
         "**重新编号**再加上最多 {renumber:.2e}，**按缓存长度计数的 bug** 加上 {cache_count:.2e}。最后一步中 token {t} 的 "
         "Query 在保留位置时位于 {q_keep}，否则位于 {q_moved}（位置图：留下的 Key 的位置随槽位的变化）。"),
     "kv_cache.evict.said.h2o": (
         "{P} 个 prompt token 中逐出 {n} 个（H2O 打分最低的：{which}），留下 {cache} 个。表格第一列是每种约定与完整前向"
-        "的误差；第二列是与掩掉同样 Key 的完整前向的误差：**保留位置**在那里为 0（误差全部来自逐出，最多 {keep:.2e}），"
+        "的误差；第二列（以及图）是与掩掉同样 Key 的完整前向的误差：**保留位置**在那里为 0（误差全部来自逐出，最多 {keep:.2e}："
+        "灰线），"
         "**重新编号**再加上最多 {renumber:.2e}，**按缓存长度计数的 bug** 加上 {cache_count:.2e}。最后一步中 token {t} 的 "
         "Query 在保留位置时位于 {q_keep}，否则位于 {q_moved}（位置图：留下的 Key 的位置随槽位的变化）。"),
     "kv_cache.evict.said.none": (
@@ -265,9 +270,9 @@ ZH = {
     "w.kv_tree_setup.causal": "bug：因果掩码",
     "kv_cache.fig.tree.x": "Key（前缀 p·，然后节点 n·p）",
     "kv_cache.fig.tree.y": "节点（序号 · position id）",
-    "kv_cache.fig.tree.mask.correct": "树形掩码：节点看到前缀、祖先和自己",
-    "kv_cache.fig.tree.mask.consecutive": "树形掩码，但 id 按展平顺序为 P、P+1、…",
-    "kv_cache.fig.tree.mask.causal": "展平节点上的因果掩码：兄弟节点互相看见",
+    "kv_cache.fig.tree.mask.correct": "树形掩码：前缀、祖先、自己",
+    "kv_cache.fig.tree.mask.consecutive": "树形掩码，id 为 P、P+1、…（bug）",
+    "kv_cache.fig.tree.mask.causal": "因果掩码：兄弟节点互相看见",
     "kv_cache.fig.tree.errors": "逐节点最大 |树前向 − 其分支单独解码|",
     "kv_cache.fig.tree.node": "节点（广度优先；0 = 根）",
     "kv_cache.tree.said": (

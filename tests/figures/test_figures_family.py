@@ -54,7 +54,7 @@ def test_cope_matrix_shows_tokens_and_blank_future_cells():
                                  labels={"title": "t", "x": "k", "y": "q", "colorbar": "p"}))
     tr = fig.data[0]
     assert list(tr.x)[0] == "0·The" and "&lt;b&gt;" in " ".join(tr.x)        # user text escaped
-    assert np.isnan(np.asarray(tr.z, dtype=float)[0, 1]) and tr.texttemplate == "%{z:.1f}"
+    assert np.isnan(np.asarray(tr.z, dtype=float)[0, 1]) and tr.texttemplate is None
 
 
 def test_tree_mask_and_node_errors():

@@ -1,7 +1,8 @@
 """AppTest of issue 37's deep dives: the rest of the relative family on /relative, evicted caches and draft trees on
 /kv-cache, angles in low precision on /lab. Closed they run nothing; open they draw their figures in both
 languages, state numbers computed by their views, move with their controls and refuse bad input in the user's
-language. (Scenes: tests/app/test_scenes.py; numbers: tests/views/test_view_relative_family.py, test_view_serving.py.)"""
+language. (Scenes: tests/app/test_scenes.py; numbers: tests/views/test_view_relative_family.py and
+test_view_serving.py.)"""
 import pytest
 
 from harness.apptest import assert_clean, charts, open_page
