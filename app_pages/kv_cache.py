@@ -150,7 +150,7 @@ def sinks_section(L, setup):
 
 
 def evict_body():
-    """6 · keys dropped from the middle: keep their positions, renumber them, or let the query count the cache."""
+    """Keys dropped from the middle: keep their positions, renumber them, or let the query count the cache."""
     c = st.columns(4)
     prompt = ui.slider("kv_ev_P", 4, view.EVICT_MAX_PROMPT, 24, col=c[0])
     start = ui.slider("kv_ev_start", 0, view.EVICT_MAX_START, 8, col=c[1])
@@ -177,7 +177,7 @@ def evict_body():
 
 
 def tree_body():
-    """7 · a tree of drafts in one pass: position ids by depth and the tree mask, against the two bugs."""
+    """A tree of drafts in one pass: position ids by depth and the tree mask, against the two bugs."""
     c = st.columns(3)
     prefix = ui.slider("kv_tree_P", 1, view.TREE_MAX_PREFIX, 6, col=c[0])
     shape = ui.select("kv_tree_shape", view.TREE_SHAPES, "2x2", col=c[1])
@@ -197,7 +197,7 @@ def tree_body():
 
 @ui.section
 def deep_dive(name, body):
-    """6-7 · a serving case: its heading, a teaser, and a deep dive whose body runs only open."""
+    """A serving case (evicted keys, draft trees): its heading, a teaser, and a deep dive whose body runs only open."""
     st.subheader(ui.t(f"kv_cache.{name}.title"))
     st.caption(ui.t(f"kv_cache.{name}.teaser"))
     with ui.more(f"kv_{name}") as box:

@@ -4,7 +4,7 @@ posviz.lab.eviction and posviz.lab.speculative."""
 
 EN = {
     # ---------------------------------------------------------------- 6 · evicted caches (/kv-cache)
-    "kv_cache.evict.title": "6 · Keys evicted from the middle (H2O, SnapKV): keep the positions or renumber?",
+    "kv_cache.evict.title": "Keys evicted from the middle (H2O, SnapKV): keep the positions or renumber?",
     "kv_cache.evict.teaser": (
         "Cache compression drops keys from the middle of the prompt. The keys that stay were rotated at their original "
         "positions: keep them there, re-rotate them to consecutive slots, or — the bug — let the new token count the "
@@ -68,7 +68,7 @@ EN = {
         "when it derives the next position from the compressed cache's length while the keys keep theirs — the reason "
         "SnapKV and kvpress track the original length themselves."),
     # ---------------------------------------------------------------- 7 · speculative trees (/kv-cache)
-    "kv_cache.tree.title": "7 · A tree of drafts in one pass: shared position ids and the tree mask",
+    "kv_cache.tree.title": "A tree of drafts in one pass: shared position ids and the tree mask",
     "kv_cache.tree.teaser": (
         "Speculative decoding (Medusa, EAGLE, SpecInfer) checks a whole tree of guessed continuations in one forward "
         "pass. Siblings are alternatives for the same next token: they must share a position id, and must not see "
@@ -182,7 +182,7 @@ EN = {
 
 ZH = {
     # ---------------------------------------------------------------- 6 · evicted caches (/kv-cache)
-    "kv_cache.evict.title": "6 · 从中间逐出 Key（H2O、SnapKV）：保留位置还是重新编号？",
+    "kv_cache.evict.title": "从中间逐出 Key（H2O、SnapKV）：保留位置还是重新编号？",
     "kv_cache.evict.teaser": (
         "缓存压缩会从 prompt 中间丢掉一些 Key。留下的 Key 是按原位置旋转的：让它们留在原位，把它们重新旋转到连续的槽位，"
         "还是——这个 bug——让新 token 按变短的缓存来数位置？"),
@@ -239,7 +239,7 @@ ZH = {
         "并从缓存长度接着数）、transformers 以前的 `SinkCache`。按缓存长度计数的 bug，就是生成循环在 Key 保持原位置时"
         "却按压缩后缓存的长度推算下一个位置——这正是 SnapKV 和 kvpress 要自己记录原长度的原因。"),
     # ---------------------------------------------------------------- 7 · speculative trees (/kv-cache)
-    "kv_cache.tree.title": "7 · 一次前向验证一棵草稿树：共享的 position id 与树形掩码",
+    "kv_cache.tree.title": "一次前向验证一棵草稿树：共享的 position id 与树形掩码",
     "kv_cache.tree.teaser": (
         "投机解码（Medusa、EAGLE、SpecInfer）在一次前向中检查一整棵猜测出的续写树。兄弟节点是同一个下一 token 的"
         "不同候选：它们必须共享一个 position id，而且彼此不能看见。"),

@@ -308,9 +308,8 @@ def angles(dtype, head_dim, max_position):
     """The phase error of RoPE's angles along positions 0..max_position under each way of computing them:
     {"x": block starts [B], "lines": {mode: largest |error| per block [B]}, "case": "noise" (the low-precision
     angle's error passes pi/2 within the range), "drift" (0.1 rad, not pi/2) or "small" (not even 0.1),
-    "said": {dtype, d, m, f32, table, lowp (each mode's
-    largest error, rad), first (first position where the low-precision angle is off by more than 0.1 rad, or
-    "—"), half (... by more than pi/2, or "—")}}."""
+    "said": {dtype, d, m, f32, table, lowp (each mode's largest error, rad), first (the first position where the
+    low-precision angle is off by more than 0.1 rad, or "—"), half (... by more than pi/2, or "—")}}."""
     out = {"lines": {}}
     said = {"dtype": dtype, "d": head_dim, "m": max_position}
     for mode, name in zip(ANGLE_MODES, ("f32", "table", "lowp")):

@@ -235,7 +235,7 @@ def xpos_view(scale_base, max_distance):
     """Plain RoPE's and xPos's score of q = k = ones (head width XPOS_HEAD_DIM) against the distance, and xPos's
     envelope: {"r", "curves": {"rope", "xpos", "envelope"}, "case": "half" (the envelope halves within the range)
     or "nohalf", "said": {half (the first r where it is <= 1/2, or None), end (the envelope at the range's end),
-    r_max, z0, z1 (the slowest and the fastest decaying pair's zeta)}}."""
+    r_max, z0, z1 (the zeta of pair 0, the fastest to decay, and of the last pair, the slowest)}}."""
     r = torch.arange(max_distance + 1)                                                # [R+1]
     c = xpos.xpos_ones_curve(XPOS_HEAD_DIM, r, scale_base=scale_base)
     env = c["envelope"].numpy()

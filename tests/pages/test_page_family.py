@@ -112,3 +112,40 @@ def test_lab_angles(lang):
     an = L.angles("float16", 64, 32768)
     assert an["case"] == "noise" and f"**{an['said']['first']}**" in _md(at)
     assert text.get(lang, "lab.angles.stacks")[:30] in _md(at)
+
+
+OPEN = {"relative": {k: "true" for k in FAMILY}, "kv_cache": {k: "true" for k in SERVING}, "lab": {"lab_angles": "true"}}
+HOSTILE = ["-5", "NaN", "inf", "1e308", "", " ", "999999999999", "3.5", "☃✓中文", "<script>alert(1)</script>",
+           "**bold** [x](javascript:1)", "\u202e\u0000", "true", "None"]
+
+
+@pytest.mark.parametrize("page", sorted(OPEN))
+def test_hostile_links_to_the_open_deep_dives_never_raise(page):
+    """tests/app/test_fuzz_pages.py fuzzes the widgets of the default view; these are drawn only open."""
+    import random
+
+    at = open_page(page, **OPEN[page])
+    keys = [w.key for kind in ("slider", "select_slider", "selectbox", "radio", "multiselect", "text_input")
+            for w in getattr(at, kind) if w.key and w.key.startswith(("rel_xl", "rel_deb", "rel_fire", "rel_xpos",
+                                                                          "rel_cope", "kv_ev", "kv_tree"))]
+    assert len(keys) == {"relative": 11, "kv_cache": 7, "lab": 0}[page]
+    rng = random.Random(37)
+    for _ in range(3):
+        at = open_page(page, **OPEN[page], **{k: rng.choice(HOSTILE) for k in keys})
+        assert not at.exception, [e.value for e in at.exception][:2]
+    extremes = {}
+    for s in at.slider:
+        if s.key in keys:
+            extremes[s.key] = str(s.max)
+    at = open_page(page, **OPEN[page], **extremes, **({"rel_L": "256", "rel_past": "256"} if page == "relative" else {}))
+    assert not at.exception, [e.value for e in at.exception][:2]
+
+
+@pytest.mark.parametrize("page", sorted(OPEN))
+def test_the_deep_dives_charts_ask_for_their_margins(page):
+    """Drawn only open, where the default-view margins test does not look (benchmarks/margins.py measures these
+    views too: python -m benchmarks.margins --write)."""
+    from posviz.figures import style
+
+    keys = list(charts(open_page(page, **OPEN[page])))
+    assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]
