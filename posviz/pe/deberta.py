@@ -72,7 +72,7 @@ def deberta_relative_index(length: int, *, bucket_size: int = 256, max_position:
 
 def _heads(x, heads):
     """[L, H*d] -> [H, L, d]."""
-    return x.reshape(x.shape[0], heads, -1).transpose(0, 1)
+    return x.reshape(x.shape[0], heads, -1).transpose(0, 1)          # [H,L,d]
 
 
 def deberta_terms(h: torch.Tensor, rel_embeddings: torch.Tensor, weights: dict, *, heads: int,

@@ -27,7 +27,7 @@ from posviz.pe.relative import t5_relative_position_bucket
 from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_float, check_int
 
 FIRE_HIDDEN = 32
-KERPLE_R2_GRID = torch.logspace(-4, 2, 241, dtype=torch.float64)   # r2 tried by the KERPLE fit
+KERPLE_R2_GRID = torch.logspace(-4, 2, 241, dtype=torch.float64)   # [241] r2 tried by the KERPLE fit
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128          # T5's decoder (causal) settings
 
 

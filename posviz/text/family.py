@@ -19,9 +19,9 @@ EN = {
         "+ \\underbrace{u^\\top k_j}_{(c)} + \\underbrace{v^\\top W_{k,R}R_{i-j}}_{(d)}$$\n\n"
         "(a) what the two contents say, (b) how far query i likes to look, (c) which keys are worth reading whoever "
         "asks, (d) which distances are worth reading whoever asks. (d) depends on i − j alone: keep only it and "
-        "every diagonal is constant. XLNet kept exactly this attention; posviz's numbers equal transformers' "
-        "`XLNetRelativeAttention` on random weights. Toy weights here: contents of width 32, one head of 16, "
-        "the future masked (a language model)."),
+        "every diagonal is constant. XLNet kept this attention (and added a segment term); posviz's numbers "
+        "equal transformers' `XLNetRelativeAttention` on random weights. Toy weights here: contents of width 32, "
+        "one head of 16, the future masked (a language model)."),
     "w.rel_xl_terms": "Terms kept in the score",
     "w.rel_xl_terms.help": "Drop a term and see what the others do alone. (d) alone is a function of i − j only.",
     "w.rel_xl_terms.cc": "(a) content–content q·k",
@@ -228,8 +228,9 @@ ZH = {
         "$$A_{ij} = \\underbrace{q_i^\\top k_j}_{(a)} + \\underbrace{q_i^\\top W_{k,R}R_{i-j}}_{(b)} "
         "+ \\underbrace{u^\\top k_j}_{(c)} + \\underbrace{v^\\top W_{k,R}R_{i-j}}_{(d)}$$\n\n"
         "(a) 两个内容说了什么，(b) Query i 喜欢看多远，(c) 无论谁问都值得读的 Key，(d) 无论谁问都值得读的距离。"
-        "(d) 只依赖 i − j：只保留它，每条对角线都是同一个值。XLNet 原样沿用了这种注意力；posviz 的数值在随机权重上"
-        "与 transformers 的 `XLNetRelativeAttention` 相等。这里是玩具权重：内容宽 32，一个宽 16 的头，未来位置被掩码（语言模型）。"),
+        "(d) 只依赖 i − j：只保留它，每条对角线都是同一个值。XLNet 沿用了这种注意力（另加一个分段项）；"
+        "posviz 的数值在随机权重上与 transformers 的 `XLNetRelativeAttention` 相等。"
+        "这里是玩具权重：内容宽 32，一个宽 16 的头，未来位置被掩码（语言模型）。"),
     "w.rel_xl_terms": "打分中保留的项",
     "w.rel_xl_terms.help": "去掉某一项，看其余各项单独的样子。只剩 (d) 时它只是 i − j 的函数。",
     "w.rel_xl_terms.cc": "(a) 内容–内容 q·k",

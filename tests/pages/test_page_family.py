@@ -3,10 +3,13 @@
 languages, state numbers computed by their views, move with their controls and refuse bad input in the user's
 language. (Scenes: tests/app/test_scenes.py; numbers: tests/views/test_view_relative_family.py and
 test_view_serving.py.)"""
+import random
+
 import pytest
 
 from harness.apptest import assert_clean, charts, open_page
 from posviz import text
+from posviz.figures import style
 from posviz.views import kv_cache as K
 from posviz.views import lab as L
 from posviz.views import relative as V
@@ -114,7 +117,8 @@ def test_lab_angles(lang):
     assert text.get(lang, "lab.angles.stacks")[:30] in _md(at)
 
 
-OPEN = {"relative": {k: "true" for k in FAMILY}, "kv_cache": {k: "true" for k in SERVING}, "lab": {"lab_angles": "true"}}
+OPEN = {"relative": {k: "true" for k in FAMILY}, "kv_cache": {k: "true" for k in SERVING},
+        "lab": {"lab_angles": "true"}}
 HOSTILE = ["-5", "NaN", "inf", "1e308", "", " ", "999999999999", "3.5", "☃✓中文", "<script>alert(1)</script>",
            "**bold** [x](javascript:1)", "\u202e\u0000", "true", "None"]
 
@@ -122,8 +126,6 @@ HOSTILE = ["-5", "NaN", "inf", "1e308", "", " ", "999999999999", "3.5", "☃✓�
 @pytest.mark.parametrize("page", sorted(OPEN))
 def test_hostile_links_to_the_open_deep_dives_never_raise(page):
     """tests/app/test_fuzz_pages.py fuzzes the widgets of the default view; these are drawn only open."""
-    import random
-
     at = open_page(page, **OPEN[page])
     keys = [w.key for kind in ("slider", "select_slider", "selectbox", "radio", "multiselect", "text_input")
             for w in getattr(at, kind) if w.key and w.key.startswith(("rel_xl", "rel_deb", "rel_fire", "rel_xpos",
@@ -137,7 +139,8 @@ def test_hostile_links_to_the_open_deep_dives_never_raise(page):
     for s in at.slider:
         if s.key in keys:
             extremes[s.key] = str(s.max)
-    at = open_page(page, **OPEN[page], **extremes, **({"rel_L": "256", "rel_past": "256"} if page == "relative" else {}))
+    longest = {"rel_L": "256", "rel_past": "256"} if page == "relative" else {}
+    at = open_page(page, **OPEN[page], **extremes, **longest)
     assert not at.exception, [e.value for e in at.exception][:2]
 
 
@@ -145,7 +148,5 @@ def test_hostile_links_to_the_open_deep_dives_never_raise(page):
 def test_the_deep_dives_charts_ask_for_their_margins(page):
     """Drawn only open, where the default-view margins test does not look (benchmarks/margins.py measures these
     views too: python -m benchmarks.margins --write)."""
-    from posviz.figures import style
-
     keys = list(charts(open_page(page, **OPEN[page])))
     assert all(k in style.MARGINS for k in keys), [k for k in keys if k not in style.MARGINS]
