@@ -184,7 +184,7 @@ def tree_body():
     setup = ui.radio("kv_tree_setup", view.TREE_SETUPS, "correct", col=c[2])
     tr = view.tree(prefix, shape, setup)
     ui.plot(rfigs.matrix, tr["shown_mask"], tr["labels"], tr["key_labels"], scale="mask", zmin=0, zmax=1,
-            showscale=False, text_cols=0, key="kv_tree_mask",
+            showscale=False, text_cols=0, title_at="phone", key="kv_tree_mask",
             labels=ui.labels("kv_cache.fig.tree", "x", "y", title=(f"kv_cache.fig.tree.mask.{setup}", tr["said"])))
     ui.plot(figs.error_figure, tr["nodes"], tr["errors"], prefill_length=None, key="kv_tree_errors",
             labels=ui.labels(title="kv_cache.fig.tree.errors", x="kv_cache.fig.tree.node", y="kv_cache.fig.error.y",

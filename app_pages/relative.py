@@ -222,7 +222,7 @@ def cope_body():
     cp = view.cope_view(sentence, count, word, sharpness, name=ui.t("w.rel_cope_text"))
     ui.plot(figs.token_matrix, cp["positions"], cp["tokens"], zmax=cp["top"], key="rel_fig_cope",
             labels=ui.labels("relative.cope", "title", "colorbar", **AX))
-    st.markdown(ui.t("relative.cope.said", **cp["said"]))
+    st.markdown(ui.t(f"relative.cope.{cp['case']}", **cp["said"]))
     ui.explain(cope.cope_positions, cope.count_gate_logits, cope.counted_tokens, cope.cope_position_logits)
 
 

@@ -45,12 +45,12 @@ def _ticks(n):
 
 
 def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=None, showscale=True,
-           text_cols=TEXT_COLS, text_size=11, max_cells=PANEL_CELLS, height=440):
+           text_cols=TEXT_COLS, text_size=11, max_cells=PANEL_CELLS, height=440, title_at="toolbar"):
     """One [L,S] heatmap: rows are query positions i (right-aligned, downwards), columns key positions j.
 
     labels: title, x, y, colorbar. scale: "diverging" (zmid 0, symmetric range unless zmin/zmax are
     given), "sequential", "oranges" or "mask" (two colours). Numbers in the cells (text_size px) when
-    small (text_cols=0: never)."""
+    small (text_cols=0: never). title_at: style.layout's ("phone" wraps a sentence-long title)."""
     z = np.asarray(z)
     if scale == "diverging" and zmin is None:
         zmin, zmax = style.symmetric_range(z)
@@ -67,7 +67,8 @@ def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=
     text = _cell_text(z, text_cols)
     if text is not None:
         trace.update(text=text, texttemplate="%{text}", textfont={"size": text_size})
-    return figure([trace], style.layout(labels, height=height, **PLACES, xaxis={"side": "bottom", **_ticks(z.shape[1])},
+    return figure([trace], style.layout(labels, height=height, **{**PLACES, "title_at": title_at},
+                                        xaxis={"side": "bottom", **_ticks(z.shape[1])},
                                         yaxis={"autorange": "reversed", **_ticks(z.shape[0])}))
 
 
@@ -151,15 +152,15 @@ def _lines(x, series, labels, hover):
 
 def bias_curves(distance, curves, *, train_length, labels, train_curve=None, height=480):
     """The bias each scheme gives one query against its keys d = 0, 1, ... back; the training length marked
-    (a dashed line), and FIRE's curve of the last training query (thin) when given.
+    (a dashed line), and FIRE's curve of the last training query (a wide pale band) when given.
 
     curves: {scheme: [D]}; labels: title, x, y, train, name.<scheme>, name.fire_train."""
     data = _lines(distance, curves, labels, "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
     if train_curve is not None:
         data += _lines(np.arange(len(train_curve)), {"fire_train": train_curve}, labels,
                        "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
-        data[-1]["line"].update(width=1.5, color=SCHEME_COLORS["fire"])
-        data[-1]["opacity"] = 0.55
+        data[-1]["line"].update(width=9, color=SCHEME_COLORS["fire"])    # a band: the others agree inside it
+        data[-1]["opacity"] = 0.3
     mark = [{"type": "line", "x0": train_length - 0.5, "x1": train_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
              "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
     note = [{"text": style.escape(labels["train"]), "showarrow": False, "x": train_length - 0.5, "xref": "x",

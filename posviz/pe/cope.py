@@ -23,6 +23,7 @@ from posviz.validate import MAX_LENGTH, PosvizError, as_tensor, check_choice, ch
 
 COUNT = ("tokens", "sentences", "word")
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…")
+TRAILING = "".join(SENTENCE_ENDS) + ",;:\"')，；：、”’）"   # stays on a word when a sentence is split at spaces
 MAX_SHARPNESS = 30.0
 
 
@@ -68,13 +69,15 @@ def cope_position_logits(query: torch.Tensor, positions: torch.Tensor, pos_emb: 
 
 def counted_tokens(tokens, count: str = "sentences", word: str = "") -> list[bool]:
     """Which tokens the head counts: every token, the ends of sentences (a token ending in . ! ? 。 ！ ？ …),
-    or every occurrence of `word` (compared without case)."""
+    or every occurrence of `word` (compared without case, with or without the punctuation a token carries at
+    its end: "sat" counts "sat."). An empty word counts nothing."""
     check_choice("count", count, COUNT)
     if count == "tokens":
         return [True for _ in tokens]
     if count == "sentences":
         return [str(t).endswith(SENTENCE_ENDS) for t in tokens]
-    return [str(t).casefold() == str(word).strip().casefold() for t in tokens]
+    w = str(word).strip().casefold()
+    return [bool(w) and w in (str(t).casefold(), str(t).rstrip(TRAILING).casefold()) for t in tokens]
 
 
 def count_gate_logits(counted, *, sharpness: float = 8.0) -> torch.Tensor:

@@ -172,7 +172,9 @@ EN = {
     "w.rel_cope_count.sentences": "sentence ends (. ! ? 。)",
     "w.rel_cope_count.word": "one word",
     "w.rel_cope_word": "The word",
-    "w.rel_cope_word.help": "Counted wherever it occurs (case is ignored).",
+    "w.rel_cope_word.help": (
+        "Counted wherever it occurs (case, and the punctuation after it, ignored). In Chinese a token is one "
+        "character: count one character."),
     "w.rel_cope_sharp": "Gate sharpness",
     "w.rel_cope_sharp.help": "q·k = ± this value: at 0 every gate is 1/2, at 8 they are 0.9997 and 0.0003.",
     "relative.cope.default": "The cat sat. The dog ran! Then the cat slept.",
@@ -184,6 +186,11 @@ EN = {
         "token, the first token is at position **{first}** and the last token itself at {last}; plain relative "
         "positions would say {L} and 1. Every row of the matrix is its own count: a token's position depends on the "
         "query that looks at it."),
+    "relative.cope.no_word": (
+        "The word is none of the sentence's {L} tokens, so the head marks no token: every gate is {gate_off}, and "
+        "seen from the last token the first token is at **{first}** ({L} × {gate_off}). "
+        "A token is a word with the punctuation after it (\"sat.\" counts as \"sat\"); in Chinese a token is one "
+        "character, so count one character."),
     # ---------------------------------------------------------------- scenes
     "relative.scene.xl": "Transformer-XL: one term at a time",
     "relative.scene.xl.say": (
@@ -367,7 +374,7 @@ ZH = {
     "w.rel_cope_count.sentences": "句末（. ! ? 。）",
     "w.rel_cope_count.word": "一个词",
     "w.rel_cope_word": "这个词",
-    "w.rel_cope_word.help": "无论出现在哪里都计数（不区分大小写）。",
+    "w.rel_cope_word.help": "无论出现在哪里都计数（不区分大小写，也不管其后的标点）。中文里一个 token 是一个字：请数一个字。",
     "w.rel_cope_sharp": "门控锐度",
     "w.rel_cope_sharp.help": "q·k = ± 这个值：为 0 时每个门控都是 1/2，为 8 时分别是 0.9997 和 0.0003。",
     "relative.cope.default": "猫坐下了。狗跑了！然后猫睡了。",
@@ -378,6 +385,10 @@ ZH = {
         "这个头数了 {L} 个 token 中的 **{n}** 个（门控在它们上是 {gate_on}，其余是 {gate_off}）。从最后一个 token 看，"
         "第一个 token 在位置 **{first}**，最后一个 token 自己在 {last}；普通的相对位置会说 {L} 和 1。矩阵的每一行都是"
         "各自的计数：一个 token 的位置取决于是哪个 Query 在看它。"),
+    "relative.cope.no_word": (
+        "这个词不是句子 {L} 个 token 中的任何一个，所以这个头不标记任何 token：每个门控都是 {gate_off}，"
+        "从最后一个 token 看，第一个 token 在位置 **{first}**（{L} × {gate_off}）。"
+        "一个 token 是一个词连同其后的标点（“sat.” 算作 “sat”）；中文里一个 token 是一个字，所以请数一个字。"),
     # ---------------------------------------------------------------- scenes
     "relative.scene.xl": "Transformer-XL：一次看一项",
     "relative.scene.xl.say": (

@@ -99,7 +99,7 @@ EN = {
     "w.kv_tree_setup.correct": "depth ids + tree mask",
     "w.kv_tree_setup.consecutive": "bug: consecutive ids",
     "w.kv_tree_setup.causal": "bug: causal mask",
-    "kv_cache.fig.tree.x": "key (prefix p·, then node n·p)",
+    "kv_cache.fig.tree.x": "key (prefix p·, node n·p)",
     "kv_cache.fig.tree.y": "node (its index · position id)",
     "kv_cache.fig.tree.mask.correct": "Tree mask: prefix, ancestors, itself",
     "kv_cache.fig.tree.mask.consecutive": "Tree mask, ids P, P+1, … (bug)",

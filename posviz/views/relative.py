@@ -250,9 +250,10 @@ def xpos_view(scale_base, max_distance):
 @cached
 def cope_view(sentence, count, word, sharpness, *, name="sentence"):
     """CoPE's positions on a typed sentence for a head that counts `count`: {"tokens", "positions" [L,L] (NaN
-    above the diagonal), "top", "said": {L, n (tokens counted), first (the first token's position seen from the
-    last token), last (the last token's own), gate_on, gate_off (sigmoid(±sharpness))}}. `name`: the sentence's
-    name in an error message (the page's label of its box, in the user's language)."""
+    above the diagonal), "top", "case": "said", or "no_word" (counting a word that is no token of the sentence),
+    "said": {L, n (tokens counted), first (the first token's position seen from the last token), last (the last
+    token's own), gate_on, gate_off (sigmoid(±sharpness))}}. `name`: the sentence's name in an error message
+    (the page's label of its box, in the user's language)."""
     toks = tokens.tokenize(sentence, name=name)
     counted = cope.counted_tokens(toks, count, word)
     z = cope.count_gate_logits(counted, sharpness=sharpness)                        # [L,L]
@@ -260,6 +261,7 @@ def cope_view(sentence, count, word, sharpness, *, name="sentence"):
     n = len(toks)
     past = np.arange(n)[None, :] <= np.arange(n)[:, None]                             # [L,L]
     return {"tokens": toks, "positions": _masked(p, past), "top": float(p.max()),
+            "case": "no_word" if count == "word" and not any(counted) else "said",
             "said": {"L": n, "n": int(sum(counted)), "first": round(float(p[-1, 0]), 2),
                      "last": round(float(p[-1, -1]), 2), "gate_on": round(1 / (1 + math.exp(-sharpness)), 4),
                      "gate_off": round(1 / (1 + math.exp(sharpness)), 4)}}

@@ -59,9 +59,13 @@ def test_cope_matrix_shows_tokens_and_blank_future_cells():
 
 def test_tree_mask_and_node_errors():
     tr = K.tree.uncached(6, "2x2x2", "causal")
+    long = "Causal mask: siblings see each other, and each other's children too"
     mask = _check(RF.matrix(tr["shown_mask"], tr["labels"], tr["key_labels"], scale="mask", zmin=0, zmax=1,
-                            showscale=False, text_cols=0, labels={"title": "t", "x": "k", "y": "n"}))
+                            showscale=False, text_cols=0, title_at="phone", labels={"title": long, "x": "k", "y": "n"}))
     assert list(mask.data[0].y) == tr["labels"] and list(mask.data[0].x)[:6] == [f"p{p}" for p in range(6)]
+    assert mask.layout.title.text.count("<br>") == 1       # wrapped to a phone's width, not cut at its edge
+    toolbar = RF.matrix(tr["shown_mask"], tr["labels"], tr["key_labels"], scale="mask", labels={"title": long})
+    assert "<br>" not in toolbar.layout.title.text
     err = _check(KF.error_figure(tr["nodes"], tr["errors"], prefill_length=None,
                                  labels={"title": "t", "x": "n", "y": "e", **{f"mode.{s}": s for s in K.TREE_SETUPS}}))
     assert [t.name for t in err.data] == list(K.TREE_SETUPS) and err.layout.yaxis.type == "log"

@@ -75,6 +75,17 @@ def test_cope_refuses_an_empty_sentence_in_chinese_and_the_page_goes_on():
     assert "rel_fig_distance" in charts(at)
 
 
+def test_cope_says_when_the_word_is_not_in_the_sentence():
+    """Chinese is one character a token: a two-character word is no token, and the page says so."""
+    at = open_page("relative", "zh", rel_cope="true", rel_cope_count="word", rel_cope_word="然后")
+    assert_clean(at)
+    cp = V.cope_view(text.get("zh", "relative.cope.default"), "word", "然后", 8.0)
+    assert cp["case"] == "no_word" and text.get("zh", "relative.cope.no_word", **cp["said"]) in _md(at)
+    at.text_input(key="rel_cope_word").set_value("猫").run()
+    assert_clean(at)
+    assert text.get("zh", "relative.cope.no_word")[:8] not in _md(at) and "**2**" in _md(at)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_serving_open(lang):
     at = open_page("kv_cache", lang, kv_evict="true", kv_tree="true")

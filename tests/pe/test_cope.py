@@ -34,6 +34,9 @@ def test_counting_sentences_by_hand():
     assert [round(float(v), 4) for v in p[3]] == [2.0, 2.0, 1.0, 1.0]
     assert [round(float(v), 4) for v in p[2, :3]] == [1.0, 1.0, 0.0]
     assert cope.counted_tokens(["The", "cat", "the", "CAT"], "word", "cat") == [False, True, False, True]
+    assert cope.counted_tokens(["The", "cat", "sat.", "Sat,"], "word", " sat ") == [False, False, True, True]
+    assert cope.counted_tokens(["a.", "。", "。"], "word", "。") == [False, True, True]   # punctuation as the word
+    assert cope.counted_tokens(["a", ".", "b"], "word", "  ") == [False, False, False]   # no word, nothing counts
     assert cope.counted_tokens(["猫", "坐", "。"], "sentences") == [False, False, True]
     assert cope.counted_tokens(["x", "y"], "tokens") == [True, True]
 

@@ -92,6 +92,19 @@ def test_cope_scene_on_each_languages_default_sentence(lang):
     assert "3" in say("cope", lang) and "2" in say("cope", lang)
 
 
+@pytest.mark.parametrize("sharpness", [0.0, 8.0])
+def test_cope_word_not_in_the_sentence_is_said(sharpness):
+    """A word that is no token marks nothing: every gate is sigmoid(-sharpness), so the first token sits at
+    L x that gate from the last; a word carrying its punctuation ("sat.") is found as "sat"."""
+    cp = V.cope_view.uncached("The cat sat. The dog ran!", "word", "zebra", sharpness)
+    s = cp["said"]
+    assert cp["case"] == "no_word" and s["n"] == 0 and s["L"] == 6
+    assert s["first"] == pytest.approx(s["L"] * s["gate_off"], abs=0.01)
+    found = V.cope_view.uncached("The cat sat. The dog ran!", "word", "Sat", sharpness)
+    assert found["case"] == "said" and found["said"]["n"] == 1
+    assert V.cope_view.uncached("The cat sat.", "sentences", "zebra", sharpness)["case"] == "said"
+
+
 def test_bad_sentences_are_refused_in_the_users_language():
     from posviz.validate import PosvizError
 
