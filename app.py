@@ -32,6 +32,7 @@ PAGES = [
     ("app_pages/kv_cache.py", "kv-cache", "lab"),
     ("app_pages/checks.py", "checks", "lab"),
     ("app_pages/remember.py", "remember", "lab"),
+    ("app_pages/hall.py", "hall", "lab"),
 ]
 
 with slots.run_slot():   # a few runs at a time in this process, in turn (see slots.MAX_RUNS)

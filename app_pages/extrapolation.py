@@ -58,28 +58,42 @@ def layer_curves(m, l_train, l_target):
     ui.explain(view.layer_curves, scaling.rope_frequencies, scaling.longrope_attention_factor)
 
 
-def model_section(m, name, l_train, l_target):
-    """Everything the config says: summary, layer types, strip, notes, per-type curves."""
-    st.markdown(ui.t("extrapolation.model.line", name=name, d=m["head_dim"], r=m["rotary_dim"], n=len(m["strip"]),
-                     trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}",
-                     layout=ui.t(f"extrapolation.layout.{m['layout']}")))
-    if "source" in m:
-        st.caption(ui.t("extrapolation.model.source", source=m["source"], released=m["released"],
-                        check=ui.t(f"extrapolation.check.{m['check']}")))
-    if m["no_rope"]:
-        st.info(ui.t(f"extrapolation.no_rope.{m['no_rope']}"))
-    col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention",
-                    "window")
-    if m["types"]:
-        ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+def model_notes(m):
+    """The reading's notes, what each window means for the phases met, the rows M-RoPE's pairs follow."""
     for code, v in (n for n in m["notes"] if n[0] in view.NOTE_CODES):
         st.caption(ui.t(f"extrapolation.note.{code}", v=v))
     for w in view.window_phases(view.window_inputs(m)):   # what a window means for the distances and phases met
         st.caption(ui.t("extrapolation.window.line", kind=ui.t(f"extrapolation.window.kind.{w['type']}"),
                         layers=w["layers"], w=f"{w['window']:,}", w1=f"{w['window'] - 1:,}", turn=w["turn"],
                         pairs=w["pairs"], slow=f"{w['slowest']:.2g}"))
-    if m["mrope_interleaved"]:
+    if m["mrope_scheme"] in ("interleaved", "hw_t"):
         st.caption(ui.t("extrapolation.mrope.axes", **dict(zip("thw", view.mrope_axis_pairs(m["mrope_axes"])))))
+    for pairs, a, b in view.mrope_half_rows(m["mrope_rows"]):
+        st.caption(ui.t("extrapolation.mrope.halves", pairs=pairs, a=a, b=b))
+
+
+def model_section(m, name, l_train, l_target):
+    """Everything the config says, held to the model's code: summary, what posviz could not follow, layer types,
+    notes, M-RoPE rows, strip, per-type curves, query scaling."""
+    widths = ui.t("extrapolation.model.width.sep").join(
+        ui.t("extrapolation.model.width", type=type_name(k), d=d, r=r) for k, d, r in view.header_widths(m))
+    widths = widths or ui.t("extrapolation.model.width.none", d=m["head_dim"])
+    st.markdown(ui.t("extrapolation.model.line", name=name, widths=widths, n=len(m["strip"]),
+                     trained=f"{m['trained'] or 0:,}", longest=f"{m['max_length'] or 0:,}",
+                     pairs=ui.t(f"extrapolation.layout.{m['layout']}") if m["types"] else "—"))
+    if "source" in m:
+        st.caption(ui.t("extrapolation.model.source", source=m["source"], released=m["released"],
+                        check=ui.t(f"extrapolation.check.{m['check']}")))
+    if m["unverified"]:   # what the model's code does that posviz's formulas do not reproduce: said, not drawn
+        st.warning("\n".join([ui.t("extrapolation.unverified.title")] + [
+            "- " + ui.t(f"extrapolation.unverified.{code}", v=v) for code, v in m["unverified"]]))
+    if m["no_rope"]:
+        st.info(ui.t(f"extrapolation.no_rope.{m['no_rope']}"))
+    col = ui.labels("extrapolation.col", "type", "layers", "rope_type", "theta", "factor", "rotary", "attention",
+                    "window")
+    if m["types"]:
+        ui.table([{col[c]: type_name(x) if c == "type" else x for c, x in r.items()} for r in view.type_rows(m)])
+    model_notes(m)
     if len(set(m["strip"])) > 1 or any(m["windows"]) or any(m["marks"]):
         ui.plot(fm.layer_strip_figure, [m["strip"]], [name], key="ext_strip", marks=[m["marks"]],
                 windows=[m["windows"]], labels=ui.labels("models.strip", *mview.STRIP, *mview.MARKS, "window",
@@ -87,14 +101,13 @@ def model_section(m, name, l_train, l_target):
                                                          x="extrapolation.fig.strip.x"))
     if view.has_layer_curves(m):   # computed only where drawn (several layer types, or LongRoPE's two sets)
         layer_curves(m, l_train, l_target)
-    if m["temperature"]:
-        p, tau = view.query_temperature(m["temperature"]["floor_scale"], m["temperature"]["attn_scale"], l_target)
+    if q := m["query_scaling"]:
+        p, tau = view.query_curve(q["kind"], q["params_json"], l_target)
         ui.plot(fx.temperature_figure, p, tau, key="ext_temperature",
-                labels=ui.labels("extrapolation.fig.temp", "title", "x", "y"))
-        ui.explain(view.query_temperature)
+                labels=ui.labels("extrapolation.fig.temp", "x", "y", title=f"extrapolation.fig.temp.{q['kind']}"))
+        ui.explain(scaling.query_scale)
     if m["softmax_scale"] != 1.0:
-        ui.explain(scaling.deepseek_softmax_scale,
-                   note=ui.t("extrapolation.softmax.note", v=f"{m['softmax_scale']:.4f}"))
+        st.caption(ui.t("extrapolation.softmax.note", v=f"{m['softmax_scale']:.4f}"))
 
 
 def figure_section(sec, builder, *args, labels, explain, note=False, **kw):
@@ -154,17 +167,9 @@ def analysis_sections(d, params_json, l_train, l_target, method, name, sections)
 def pasted_model():
     """The paste box and what it reads (None, with the reason shown, when it reads no model)."""
     st.caption(ui.t("extrapolation.paste.text"))
-    config_text = st.text_area(ui.t("w.ext_paste"), value=mview.entry(view.FALLBACK)["config_json"], key="ext_paste",
-                               max_chars=rope_config.MAX_BYTES, height=230, bind="query-params", on_change=_on_paste)
-    r = mview.read_pasted(config_text)
-    if r.get("model") is None:   # user-derived text: shown as plain code, never as markdown
-        if r["boundary"]:
-            st.warning(ui.t("extrapolation.paste.unsupported"))
-        else:
-            st.error(ui.t("ui.invalid"))
-        st.code(ui.t(f"err.{r['code']}", **r["params"])[:2000], language=None, wrap_lines=True)
-        st.info(ui.t("extrapolation.paste.nothing"))
-    return r.get("model"), config_text
+    config_text, lost = ui.paste_box("ext_paste", mview.entry(view.FALLBACK)["config_json"], rope_config.MAX_BYTES,
+                                     on_change=_on_paste)
+    return ui.paste_reading(mview.read_pasted(config_text), lost), config_text
 
 
 ui.header("extrapolation")
@@ -193,7 +198,7 @@ else:
         if (prop := view.proportional_equivalent(m, layer)) is not None:
             st.caption(ui.t("extrapolation.proportional.line", k=prop[0], d=prop[1], b=f"{prop[2]:.4g}"))
         sections = [(a, b, ui.t(f"extrapolation.mrope.{i}"))
-                    for a, b, i in view.mrope_sections(m["mrope_section"], m["mrope_interleaved"])]
+                    for a, b, i in view.mrope_sections(m["mrope_section"], m["mrope_scheme"])]
         analysis_sections(d, params_json, l_train, l_target, method, name, sections)
     if m is not None:
         check = mview.transformers_check(config_text)   # the live line under the figures of this config

@@ -74,15 +74,21 @@ ui.explain(rope_config.read_model_rope, view.describe, note=ui.t("models.table.n
 # ---------------------------------------------------------------- pick and compare
 st.subheader(ui.t("models.pick.title"))
 picked = ui.multiselect("models_pick", gallery.KEYS, view.DEFAULT_PICK, max_selections=6)
-if len(picked) < 2:
+own = None   # (config text, name): a pasted config joins the comparison
+if ui.toggle("models_own"):
+    st.caption(ui.t("models.own.text"))
+    own_text, lost = ui.paste_box("models_paste", "", rope_config.MAX_BYTES, height=160)
+    if own_text.strip() and ui.paste_reading(view.read_pasted(own_text), lost) is not None:
+        own = (own_text, ui.t("models.own.name"))
+if len(picked) + (own is not None) < 2:
     st.info(ui.t("models.pick.fewer"))
 else:
     keys = tuple(picked)
-    entries = [view.entry(k) for k in keys]
+    entries = view.chosen(keys, own)
     st.markdown(ui.t("models.strip.text"))
-    strip_plot(view.strips(keys), key="models_strip", title="models.strip.title", x="models.strip.x")
+    strip_plot(view.strips(keys, own), key="models_strip", title="models.strip.title", x="models.strip.x")
     ui.explain(view.layer_strip, view.layer_marks)
-    cmp = view.compare(keys)
+    cmp = view.compare(keys, own=own)
     if len(cmp["models"]) < len(keys):   # a model without RoPE has no spectrum to draw
         st.caption(ui.t("models.wave.skipped", names=", ".join(e["name"] for e in entries if not e["main"])))
     st.subheader(ui.t("models.wave.title"))

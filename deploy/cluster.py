@@ -14,6 +14,12 @@ reconnects by itself; the view is in the URL). Every response carries `X-Posviz-
 Before the balancer starts, every replica opens each page and each scene once per language and
 mode (deploy/warm.py; --warm pages|none for less), so that a class finds its caches full.
 
+The hall's answers (posviz/hall) live in one Redis the replicas share: the cluster starts Debian's
+redis-server with deploy/redis.conf (deploy/redis_server.py: append-only file, fsynced on every write)
+on a free loopback port, its data in the run folder, and gives every replica POSVIZ_REDIS_URL; a
+student on r1 and the lecturer on r2 then see the same room. --no-redis leaves it out (each replica
+then uses the machine's SQLite file, shared all the same on one machine).
+
 Each replica runs with the flags of harness.browser.app_server. Logs, the rendered config,
 HAProxy's runtime-API socket and a state file (pids) live in the run folder,
 $TMPDIR/posviz-cluster-PORT/. Missing haproxy is an error before anything starts.
@@ -25,6 +31,7 @@ From Python (tests/browser/test_cluster.py, benchmarks/bench_load.py):
         c.replicas                   # [Replica(name="r1", port=..., pid=...), ...]
         c.states()                   # {"r1": "UP", "r2": "UP"}
         c.kill("r1")                 # SIGKILL one replica (its process group)
+        c.redis.url                  # the hall's Redis (Cluster(2, redis=False): none)
 """
 from __future__ import annotations
 
@@ -43,6 +50,7 @@ import tempfile
 import threading
 import time
 
+from deploy.redis_server import RedisServer, RedisServerError
 from deploy.warm import WarmError, WebSocketException, healthy
 from deploy.warm import warm as warm_server
 
@@ -159,7 +167,7 @@ class Cluster:
     """N replicas + HAProxy on 127.0.0.1:port. A context manager; start() / stop() otherwise."""
 
     def __init__(self, replicas=2, port=None, *, python=sys.executable, haproxy=None, run_dir=None,
-                 timeout=120.0, warm="pages"):
+                 timeout=120.0, warm="pages", redis=True):
         if not 1 <= int(replicas) <= MAX_REPLICAS:
             raise ClusterError(f"replicas must be 1..{MAX_REPLICAS}, got {replicas}")
         if warm not in (None, False, "pages", "scenes"):
@@ -169,6 +177,8 @@ class Cluster:
         self.python, self.haproxy_path, self.timeout, self.warm = python, haproxy, timeout, warm
         self.run_dir = pathlib.Path(run_dir) if run_dir else None
         self.replicas: list[Replica] = []
+        self.want_redis = bool(redis)
+        self.redis: RedisServer | None = None
         self.haproxy_proc = None
         self.haproxy_cmd = None
         self._logs = []
@@ -203,6 +213,11 @@ class Cluster:
                                f"(python -m deploy.cluster stop {self.port})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
+            if self.want_redis:
+                try:
+                    self.redis = RedisServer(dir=self.run_dir / "redis").start()
+                except RedisServerError as e:
+                    raise ClusterError(str(e)) from None
             self._start_replicas()
             if self.warm:
                 self._warm_replicas()
@@ -213,10 +228,10 @@ class Cluster:
             raise
         return self
 
-    def _spawn(self, cmd, log_name):
+    def _spawn(self, cmd, log_name, extra_env=None):
         log = open(self.run_dir / log_name, "wb")
         self._logs.append(log)
-        env = dict(os.environ)
+        env = {**os.environ, **(extra_env or {})}
         for k in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
             env.pop(k, None)
         return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -230,7 +245,7 @@ class Cluster:
                 ports.add(p)
         for i, p in enumerate(sorted(ports), 1):
             cmd = replica_command(p, self.python)
-            proc = self._spawn(cmd, f"r{i}.log")
+            proc = self._spawn(cmd, f"r{i}.log", {"POSVIZ_REDIS_URL": self.redis.url} if self.redis else None)
             self.replicas.append(Replica(f"r{i}", p, proc.pid, cmd, proc))
         t0 = time.monotonic()
         waiting = list(self.replicas)
@@ -292,7 +307,9 @@ class Cluster:
     def _write_state(self):
         state = dict(port=self.port, url=self.url, run_dir=str(self.run_dir), started=time.time(),
                      haproxy=dict(pid=self.haproxy_proc.pid, cmd=self.haproxy_cmd),
-                     replicas=[dict(name=r.name, port=r.port, pid=r.pid, cmd=r.cmd) for r in self.replicas])
+                     replicas=[dict(name=r.name, port=r.port, pid=r.pid, cmd=r.cmd) for r in self.replicas],
+                     redis=dict(pid=self.redis.proc.pid, port=self.redis.port, dir=str(self.redis.dir),
+                                url=self.redis.url) if self.redis else None)
         self.state_path.write_text(json.dumps(state, indent=1), encoding="utf-8")
 
     def stop(self):
@@ -302,6 +319,8 @@ class Cluster:
         for r in self.replicas:
             if r.proc is not None:
                 _stop_group(r.pid, r.cmd, r.proc)
+        if self.redis is not None:
+            self.redis.stop()          # last: a replica never finds its store gone while it runs
         for log in self._logs:
             log.close()
         self._logs = []
@@ -378,6 +397,7 @@ class Cluster:
         c.replicas = [Replica(r["name"], r["port"], r["pid"], r["cmd"]) for r in state["replicas"]]
         c.haproxy_cmd = state["haproxy"]["cmd"]
         c._haproxy_pid = state["haproxy"]["pid"]
+        c._redis_pid = (state.get("redis") or {}).get("pid")
         return c
 
     def stop_detached(self):
@@ -385,6 +405,10 @@ class Cluster:
         _stop_group(self._haproxy_pid, self.haproxy_cmd)
         for r in self.replicas:
             _stop_group(r.pid, r.cmd)
+        if getattr(self, "_redis_pid", None) and _cmdline(self._redis_pid):
+            if b"redis-server" in _cmdline(self._redis_pid)[0]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self._redis_pid, signal.SIGTERM)
         for p in (self.state_path, self.socket_path):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
@@ -413,6 +437,8 @@ def _one_state(port):
 def _print_status(c):
     states = c.states()
     print(f"balancer {c.url}  (HAProxy; run folder {c.run_dir})")
+    if c.redis is not None:
+        print(f"  redis  {c.redis.url}  (the hall's store)")
     for r in c.replicas:
         print(f"  {r.name}  {r.url}  pid {r.pid}  {states.get(r.name, 'unknown')}")
 
@@ -428,12 +454,14 @@ def main(argv=None):
         p.add_argument("port", type=int)
         p.add_argument("--warm", choices=("scenes", "pages", "none"), default="scenes",
                        help="what each replica opens once before the balancer starts (default: every page and scene)")
+        p.add_argument("--no-redis", action="store_true",
+                       help="no Redis for the hall's answers (the replicas share the machine's SQLite file)")
     for name in ("stop", "status"):
         sub.add_parser(name).add_argument("port", type=int, nargs="?")
     a = ap.parse_args(argv)
     try:
         if a.command in ("start", "run"):
-            c = Cluster(a.replicas, a.port, warm=None if a.warm == "none" else a.warm).start()
+            c = Cluster(a.replicas, a.port, warm=None if a.warm == "none" else a.warm, redis=not a.no_redis).start()
             _print_status(c)
             if a.command == "start":
                 print(f"open {c.url}/ ; stop with: python -m deploy.cluster stop {c.port}")

@@ -50,6 +50,14 @@ def as_tensor(name, value, *, dtype=None, ndim=None):
     return value
 
 
+def shown(value):
+    """A value as a message shows it: an integer of more than 12 digits in short form (1e+308, not 309 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 12:
+        digits = str(abs(value))
+        return f"{'-' if value < 0 else ''}{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+    return value
+
+
 def check_int(name, value, lo, hi=None):
     """Return `value` as int, or raise ValueError naming `name` and [lo, hi]."""
     if isinstance(value, float) and math.isfinite(value) and value == int(value):
@@ -62,8 +70,8 @@ def check_int(name, value, lo, hi=None):
         raise PosvizError("integer", name=name, got=repr(value)) from None
     if value < lo or (hi is not None and value > hi):
         if hi is None:
-            raise PosvizError("at_least", name=name, lo=lo, got=value)
-        raise PosvizError("range", name=name, lo=lo, hi=hi, got=value)
+            raise PosvizError("at_least", name=name, lo=lo, got=shown(value))
+        raise PosvizError("range", name=name, lo=lo, hi=hi, got=shown(value))
     return value
 
 

@@ -43,16 +43,16 @@ def _hline(shapes, notes, y, text, dash, color="#444", log=False, opacity=None):
              "line": {"color": color, "dash": dash, "width": 1.5}}
     shapes.append(shape)
     notes.append({"x": 0.01, "xref": "paper", "y": float(np.log10(y)) if log else y, "yref": "y", "text": text,
-                  "showarrow": False, "xanchor": "left", "yanchor": "bottom", "font": {"size": 13, "color": color},
-                  "bgcolor": "rgba(255,255,255,0.7)"})
+                  "showarrow": False, "xanchor": "left", "yanchor": "bottom",
+                  "font": {"size": 13, "color": style.readable(color)}, "bgcolor": "rgba(255,255,255,0.7)"})
 
 
 def _vline(shapes, notes, x, text, dash, color="#444", log=False, yanchor="top", y=0.98):
     shapes.append({"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
                    "line": {"color": color, "dash": dash, "width": 1.5}})
     notes.append({"x": float(np.log10(x)) if log else x, "xref": "x", "yref": "paper", "y": y, "text": text,
-                  "showarrow": False, "xanchor": "right", "yanchor": yanchor, "font": {"size": 13, "color": color},
-                  "bgcolor": "rgba(255,255,255,0.7)"})
+                  "showarrow": False, "xanchor": "right", "yanchor": yanchor,
+                  "font": {"size": 13, "color": style.readable(color)}, "bgcolor": "rgba(255,255,255,0.7)"})
 
 
 def _vrect(shapes, notes, x0, x1, color, text, position):
@@ -129,7 +129,11 @@ def frequencies_figure(curves, *, labels, yarn_range=None, llama3_edges=None, se
     data = []
     for j, (key, name, inv) in enumerate(curves):
         y = _np(inv)
-        data.append({"type": "scatter", "x": style.f32(np.arange(y.size)), "y": style.f32(y), "mode": "lines+markers",
+        x = np.arange(y.size)
+        turning = y > 0                                # a log axis has no 0: proportional RoPE's still pairs
+                                                       # are left out
+        x, y = x[turning], y[turning]
+        data.append({"type": "scatter", "x": style.f32(x), "y": style.f32(y), "mode": "lines+markers",
                      "name": name, "line": {"color": _color(key, j), "dash": METHOD_DASH.get(key, "solid"), "width": 2},
                      "marker": {"size": 4}, "hovertemplate": name + "<br>i=%{x}<br>θ=%{y:.4g}<extra></extra>"})
     return style.figure(data, style.layout(labels, height=height, **PLACES, shapes=shapes, annotations=notes,

@@ -10,9 +10,9 @@ from posviz.figures import style
 
 PLACES = {"title_at": "phone", "legend_at": "under"}   # every figure: the title under the toolbar (wrapped on a
                                                        # phone), the legend under the x axis
-STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
+STRIP = ("rope", "local", "global", "nope", "linear", "compressed", "unknown")
 STRIP_COLORS = {"rope": style.PALETTE[0], "local": style.PALETTE[5], "global": style.PALETTE[3],
-                "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6]}
+                "nope": style.PALETTE[1], "linear": "#B8B8B8", "compressed": style.PALETTE[6], "unknown": "#262626"}
 MARK_SYMBOLS = {"partial": "circle", "proportional": "diamond"}   # drawn on a cell: what its RoPE covers
 # The strip's legend sits STRIP_LEGEND_GAP px under its plot (past the ticks and the axis title) in a bottom margin
 # of STRIP_BOTTOM px that holds it wrapped into four rows on a phone: a fixed plot height, so a fixed gap in px.

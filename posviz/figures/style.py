@@ -32,6 +32,8 @@ pio.templates["posviz"] = go.layout.Template(layout=dict(
     yaxis=dict(gridcolor=GRID, zerolinecolor=GRID, automargin=True),
     polar=dict(bgcolor="white", radialaxis=dict(gridcolor=GRID), angularaxis=dict(gridcolor=GRID)),
     hoverlabel=dict(font_size=14),
+    # the toolbar's icons at 3:1 and more on white (WCAG 1.4.11; plotly's own grey at 30 % was 1.5:1)
+    modebar=dict(color="#6b6b6b", activecolor="#0072B2", bgcolor="rgba(255,255,255,0.9)"),
 ))
 pio.templates.default = "posviz"
 
@@ -164,6 +166,52 @@ def wrapped_title(title, *, height, width=TITLE_WIDTH):
     spec = {"text": text, "x": 0, "xref": "container", "xanchor": "left", "y": 1 - top / height,
             "yref": "container", "yanchor": "top", "pad": {"l": 6}, "font": {"size": TITLE_PX}} if text else None
     return spec, top + LINE_PX * lines + (6 if lines else 0)
+
+
+def _rgb(color):
+    """[r, g, b] (0-255) of "#rrggbb" or "#rgb"."""
+    if len(color) == 4:
+        color = "#" + "".join(ch * 2 for ch in color[1:])
+    return [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+
+
+def luminance(color):
+    """WCAG 2's relative luminance of a "#rrggbb" (or "#rgb") colour.
+
+    Formula: each channel c = v / 255 is linearised, c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4;
+      L = 0.2126 R + 0.7152 G + 0.0722 B"""
+    rgb = [v / 255 for v in _rgb(color)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b):
+    """WCAG 2's contrast ratio of two "#rrggbb" colours, 1 to 21.
+
+    Formula: (L_lighter + 0.05) / (L_darker + 0.05)"""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+TEXT_CONTRAST = 4.5   # WCAG 1.4.3 (AA) for text under 24 px (18.66 px bold)
+
+
+def readable(color, background="#ffffff", ratio=TEXT_CONTRAST):
+    """`color` ("#rrggbb") for text on `background`: itself when it has `ratio` against it, else the same hue
+    darkened (each channel scaled by one factor, the largest that reaches `ratio`, to 1/256) -- a line's colour for
+    the label beside the line."""
+    if contrast(color, background) >= ratio:
+        return color
+    rgb = _rgb(color)
+
+    def scaled(k):
+        return "#" + "".join(f"{round(c * k):02x}" for c in rgb)
+
+    lo, hi = 0.0, 1.0
+    while hi - lo > 1 / 256:
+        k = (lo + hi) / 2
+        lo, hi = (k, hi) if contrast(scaled(k), background) >= ratio else (lo, k)
+    return scaled(lo)
 
 
 def escape(text):

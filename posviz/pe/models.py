@@ -13,10 +13,13 @@ pasted config.json: the gallery, the extrapolation page's presets and the tests 
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import pathlib
+import sys
 
-from posviz.pe.rope_config import read_model_rope
+from posviz.pe import model_probe
+from posviz.pe.rope_config import read_model_rope, text_config
 from posviz.validate import check_choice
 
 CONFIG_DIR = pathlib.Path(__file__).with_name("model_configs")
@@ -80,3 +83,20 @@ LENGTHS = ()   # set below, once the gallery's own lengths are known (own_length
 LENGTHS = tuple(sorted({2 ** k for k in range(8, 24)} | _default_lengths()
                        | {2048, 4096, 8192, 16384, 32768, 40960, 65536, 128000, 131072, 132096, 163840, 196608,
                           262144, 1048576}))
+
+
+def write_probes(path=model_probe.SHIPPED) -> int:
+    """Probe every gallery model's text config and write the probes where posviz.pe.model_probe finds them first
+    (a fresh process then reads the gallery without building 50 models). -> the number written."""
+    out = {}
+    for key in KEYS:
+        tc = text_config(copy.deepcopy(GALLERY[key]["config"]))
+        out[model_probe.store_key(tc)] = model_probe.to_dict(model_probe.probe(tc))
+    path.write_bytes(gzip.compress(json.dumps(out, sort_keys=True).encode(), mtime=0))
+    return len(out)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--probes"]:
+        sys.exit("usage: python -m posviz.pe.models --probes   (writes posviz/pe/model_configs/probes.json.gz)")
+    print(f"{write_probes()} probes written to {model_probe.SHIPPED}")

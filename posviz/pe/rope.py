@@ -331,9 +331,10 @@ def rope_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, query_posi
 MROPE_AXES = ("temporal", "height", "width")
 
 
-def _mrope_sections(sections, pairs=None):
-    """Three non-negative ints adding up to the number of pairs (default: their sum) -> (list[int], pairs)."""
-    if isinstance(sections, (str, bytes)) or not hasattr(sections, "__len__") or len(sections) != 3:
+def _mrope_sections(sections, pairs=None, rows=(3,)):
+    """Non-negative ints (three, or as many as `rows` allows) adding up to the number of pairs (default: their
+    sum) -> (list[int], pairs)."""
+    if isinstance(sections, (str, bytes)) or not hasattr(sections, "__len__") or len(sections) not in rows:
         raise PosvizError("mrope_sections", n=pairs or "d/2", got=repr(sections)[:80])
     try:
         out = [check_int("mrope_section", s, 0, MAX_DIM // 2) for s in sections]
@@ -345,27 +346,50 @@ def _mrope_sections(sections, pairs=None):
     return out, pairs
 
 
-def mrope_pair_axes(sections: Sequence[int], *, interleaved: bool = False, pairs: int | None = None) -> torch.Tensor:
-    r"""The axis (0 temporal, 1 height, 2 width) whose position id rotates each frequency pair -> LongTensor[d/2].
+MROPE_SCHEMES = ("blocks", "interleaved", "hw_t", "halves")
+
+
+def mrope_axes(sections: Sequence[int], scheme: str = "blocks", *, pairs: int | None = None) -> torch.Tensor:
+    r"""The position row each frequency pair turns by, for each of its two dims -> LongTensor[d/2, 2].
 
     Formula:
-        \text{blocks: } a_i = 0 \ (i < s_0),\quad 1 \ (s_0 \le i < s_0 + s_1),\quad 2 \ (\text{else})
-        \text{interleaved: } a_i = 1 \ (i \bmod 3 = 1,\ i < 3 s_1),\quad 2 \ (i \bmod 3 = 2,\ i < 3 s_2),
-            \quad 0 \ (\text{else})
+        \text{blocks: } a_i = 0\ (i < s_0),\ 1\ (s_0 \le i < s_0 + s_1),\ 2\ (\text{else})
+        \text{interleaved: } a_i = 1\ (i \bmod 3 = 1,\ i < 3 s_1),\ 2\ (i \bmod 3 = 2,\ i < 3 s_2),\ 0\ (\text{else})
+        \text{hw\_t: } a_i = 1\ (i < s_0 + s_1,\ i\ \text{even}),\ 2\ (i < s_0 + s_1,\ i\ \text{odd}),\ 0\ (\text{else})
+        \text{halves: } a(m) = r \iff 2\textstyle\sum_{q<r} s_q \le m < 2\sum_{q\le r} s_q,\quad
+            (a_i, a_i') = \big(a(i),\ a(i + d/2)\big)
 
-    sections: mrope_section (s_0, s_1, s_2), adding up to the d/2 pairs (`pairs`, default their sum).
-    Blocks: consecutive runs, as Qwen2-VL / Qwen2.5-VL (transformers' recomposition of
-    mrope_section splits); interleaved: T, H, W, T, H, W, ... as Qwen3-VL / Qwen3.5
-    (mrope_interleaved), the leftover pairs temporal.
+    The first three give both dims of a pair the same row (a true rotation): consecutive blocks (Qwen2-VL,
+    Qwen2.5-VL), interleaved t, h, w, t, h, w, ... (Qwen3-VL, Qwen3.5), and ERNIE 4.5 VL's h / w alternating over
+    its first s_0 + s_1 pairs with t on the last s_2. Rows 0, 1, 2 are the position ids of time, height, width.
+    "halves" (HunYuan's XD-RoPE) splits the duplicated frequencies [θ, θ] of the d dims into consecutive blocks of
+    2 s_r dims, block r taking row r: the two halves of pair (i, i + d/2) can follow different rows, so for an
+    image token the pair is not rotated but sheared. Its rows are whatever the model's position rows are (any
+    number, at least two).
     """
-    s, pairs = _mrope_sections(sections, pairs)
+    scheme = check_choice("scheme", scheme, MROPE_SCHEMES)
+    s, pairs = _mrope_sections(sections, pairs, rows=range(2, 9) if scheme == "halves" else (3,))
     i = torch.arange(pairs)                                          # [d/2]
-    if not interleaved:
-        return torch.repeat_interleave(torch.arange(3), torch.tensor(s))   # [d/2]
-    axis = torch.zeros(pairs, dtype=torch.long)                      # [d/2]
-    axis[(i % 3 == 1) & (i < 3 * s[1])] = 1
-    axis[(i % 3 == 2) & (i < 3 * s[2])] = 2
-    return axis                                                      # [d/2]
+    if scheme == "halves":
+        row = torch.repeat_interleave(torch.arange(len(s)), 2 * torch.tensor(s))   # [d] row of each dim
+        return torch.stack([row[:pairs], row[pairs:]], dim=1)        # [d/2, 2]
+    if scheme == "blocks":
+        axis = torch.repeat_interleave(torch.arange(3), torch.tensor(s))   # [d/2]
+    elif scheme == "interleaved":
+        axis = torch.zeros(pairs, dtype=torch.long)                  # [d/2]
+        axis[(i % 3 == 1) & (i < 3 * s[1])] = 1
+        axis[(i % 3 == 2) & (i < 3 * s[2])] = 2
+    else:
+        hw = i < s[0] + s[1]                                         # [d/2]
+        axis = torch.where(hw, 1 + i % 2, torch.zeros_like(i))       # [d/2]
+    return torch.stack([axis, axis], dim=1)                          # [d/2, 2]
+
+
+def mrope_pair_axes(sections: Sequence[int], *, interleaved: bool = False, pairs: int | None = None) -> torch.Tensor:
+    """The axis (0 temporal, 1 height, 2 width) whose position id rotates each frequency pair -> LongTensor[d/2]:
+    mrope_axes of the blocks (Qwen2-VL, Qwen2.5-VL) or interleaved (Qwen3-VL, Qwen3.5) scheme, whose two dims of a
+    pair share a row."""
+    return mrope_axes(sections, "interleaved" if interleaved else "blocks", pairs=pairs)[:, 0]   # [d/2]
 
 
 def mrope_angles(position_ids: torch.Tensor, inv_freq: torch.Tensor, sections: Sequence[int], *,

@@ -38,13 +38,13 @@ from posviz.validate import (
     check_int,
 )
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional", "ntk_alpha")
 # Methods the extrapolation page compares; "ntk" is static NTK-aware (a default RoPE with base b').
 SCALING_METHODS = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
 ROPE_PARAMETER_KEYS = (
     "rope_type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
     "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate", "low_freq_factor",
-    "high_freq_factor", "short_factor", "long_factor", "partial_rotary_factor", "mrope_section")
+    "high_freq_factor", "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "alpha")
 REQUIRED = {
     "default": ("rope_theta",),
     "linear": ("rope_theta", "factor"),
@@ -54,6 +54,7 @@ REQUIRED = {
                "high_freq_factor"),
     "longrope": ("rope_theta", "factor", "original_max_position_embeddings", "short_factor", "long_factor"),
     "proportional": ("rope_theta",),
+    "ntk_alpha": ("rope_theta", "alpha"),
 }
 MAX_FACTOR = 4096.0   # L_target / L_train up to 2^20 / 2^8
 MAX_THETA = 1e12   # NTK-aware / dynamic bases grow past the 1e9 cap of plain RoPE
@@ -108,8 +109,12 @@ def check_rope_parameters(head_dim: int, rope_parameters: dict) -> tuple[int, di
         out["partial_rotary_factor"] = float(p["partial_rotary_factor"])
     if rope_type == "dynamic" and dim < 4:
         raise PosvizError("at_least", name="head_dim (rope_type 'dynamic': exponent d/(d-2))", lo=4, got=dim)
-    if rope_type not in ("default", "proportional") or p.get("factor") is not None:
+    if rope_type not in ("default", "proportional", "ntk_alpha") or p.get("factor") is not None:
         out["factor"] = check_float("factor", p["factor"], 1.0, MAX_FACTOR)
+    if rope_type == "ntk_alpha":
+        if dim < 4:
+            raise PosvizError("at_least", name="head_dim (rope_type 'ntk_alpha': exponent d/(d-2))", lo=4, got=dim)
+        out["alpha"] = check_float("alpha", p["alpha"], 1.0, MAX_FACTOR)
     if rope_type in ("dynamic", "yarn", "llama3", "longrope"):
         out["original_max_position_embeddings"] = check_int(
             "original_max_position_embeddings", p["original_max_position_embeddings"], 1, MAX_POSITION)
@@ -215,6 +220,53 @@ def ntk_aware_base(base: float, factor: float, head_dim: int) -> float:
     base = check_float("base", base, 1.0, MAX_THETA, lo_open=True)
     factor = check_float("factor", factor, 1.0, MAX_FACTOR)
     return base * factor ** (head_dim / (head_dim - 2))
+
+
+def ntk_alpha_base(base: float, alpha: float, head_dim: int) -> float:
+    r"""A fixed NTK-aware base from a stretch alpha (HunYuan's rope_type "dynamic" with an `alpha`: transformers
+    runs it as NTK-alpha, whatever the sequence length).
+
+    Formula:
+        b' = b\,\alpha^{d/(d-2)}
+
+    HunYuan (b = 10^4, alpha = 1000, d = 128): b' = 10^4 · 1000^{128/126} ≈ 1.116·10^7, and the slowest pair turns
+    at b'^{-126/128} ≈ 1.155·10^{-7} rad per position instead of 1.155·10^{-4}.
+    """
+    head_dim = check_even("head_dim", head_dim, 4, MAX_DIM)
+    return check_float("rope_theta", base, 1.0, MAX_THETA, lo_open=True) * check_float(
+        "alpha", alpha, 1.0, MAX_FACTOR) ** (head_dim / (head_dim - 2))
+
+
+def query_scale(positions, kind: str, params: dict) -> np.ndarray:
+    r"""The factor a model multiplies each query by at position p -> float64 array like positions.
+
+    Formula:
+        \text{temperature (Llama 4, on its NoPE layers): } \tau(p) = 1 + a\,\ln\!\big(1 + \lfloor (p+1)/F \rfloor\big)
+        \text{beta (Ministral 3, Mistral Large 3): } \tau(p) = 1 + \beta\,\ln\!\big(1 + \lfloor p / L_0 \rfloor\big)
+        \text{power (scalable softmax, Beam's layers without RoPE): } \tau(p) = \big(1 + (p+1)/L\big)^{a}
+
+    a = attn_scale, F = floor_scale (8192 in Llama 4); beta = llama_4_scaling_beta, L_0 =
+    original_max_position_embeddings. Both are 1 inside the first F (or L_0) positions and grow with the log of
+    how many such spans lie behind the query: a query far away sharpens its softmax a little. The power law grows
+    smoothly from the first token (L and a are constants of the model's code: posviz reads them off the model).
+    """
+    p = np.asarray(positions, dtype=np.float64)
+    kind = check_choice("kind", kind, QUERY_SCALINGS)
+    if kind == "power":
+        length = check_float("length", params["length"], 1.0, MAX_POSITION)
+        a = check_float("exponent", params["exponent"], -10.0, 10.0)
+        return (1.0 + (p + 1.0) / length) ** a
+    if kind == "temperature":
+        a = check_float("attn_scale", params["attn_scale"], -10.0, 10.0)
+        floor = check_float("floor_scale", params["floor_scale"], 1.0, MAX_POSITION)
+        return 1.0 + a * np.log1p(np.floor((p + 1.0) / floor))
+    beta = check_float("llama_4_scaling_beta", params["llama_4_scaling_beta"], -10.0, 10.0)
+    length = check_float("original_max_position_embeddings", params["original_max_position_embeddings"], 1.0,
+                         MAX_POSITION)
+    return 1.0 + beta * np.log1p(np.floor(p / length))
+
+
+QUERY_SCALINGS = ("temperature", "beta", "power")
 
 
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
@@ -424,6 +476,7 @@ def rope_frequencies(head_dim: int, rope_parameters: dict, *,
             = \begin{cases}\text{short\_factor} & L_{\mathrm{seq}} \le L_0\\
             \text{long\_factor} & L_{\mathrm{seq}} > L_0\end{cases},\ a = \sqrt{1+\ln s/\ln L_0}
         \text{proportional: } \theta'_i = b^{-2i/D}/s\ (i < \lfloor pD/2 \rfloor),\quad \theta'_i = 0\ \text{else}
+        \text{NTK-}\alpha\text{: } \theta'_i = b'^{-2i/d},\ b' = b\,\alpha^{d/(d-2)}
 
     d is the rotary width int(head_dim * partial_rotary_factor) (proportional: D = head_dim, p its
     partial_rotary_factor, the unrotated pairs padded with frequency 0); s = factor,
@@ -454,6 +507,8 @@ def rope_frequencies(head_dim: int, rope_parameters: dict, *,
         keep = 1 - ramp                                                # [d/2] weight of theta_i
         inv = 1.0 / (p["factor"] * pos) * (1 - keep) + 1.0 / pos * keep  # [d/2]
         attention = yarn_attention_factor(p)
+    elif rt == "ntk_alpha":
+        inv = _inv_freq_at(d, ntk_alpha_base(b, p["alpha"], d))                # [d/2]
     elif rt == "proportional":
         inv = proportional_inv_freq(head_dim, p.get("partial_rotary_factor", 1.0), b, p.get("factor", 1.0))  # [D/2]
     elif rt == "longrope":

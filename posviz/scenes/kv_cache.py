@@ -12,13 +12,17 @@ _STREAMING = {"kv_L": 6, "kv_prefill": 4, "kv_dtype": "float32", "kv_modes": _AL
               "kv_stream_sinks": 4, "kv_stream_window": 8}
 
 
-def _scene(name, show, **values):
-    return {"title": f"kv_cache.scene.{name}", "say": f"kv_cache.scene.{name}.say", "show": show,
-            "values": {**_SETUP, **values}}
+def _scene(name, show, question=None, **values):
+    scene = {"title": f"kv_cache.scene.{name}", "say": f"kv_cache.scene.{name}.say", "show": show,
+             "values": {**_SETUP, **values}}
+    return scene | ({"question": question} if question else {})
 
 
+_RESTART = {"id": "kv_cache.restart", "number": (0, 96), "tol": 0}     # the hall's questions (posviz.scenes)
+_STREAM_Q = {"id": "kv_cache.stream", "number": (0, 96), "tol": 0}
 SCENES = {"kv_cache": [
-    _scene("diagram", "kv_errors", kv_L=6, kv_prefill=4, kv_dtype="float32", kv_modes=_ALL, kv_trace_mode="correct"),
+    _scene("diagram", "kv_errors", _RESTART, kv_L=6, kv_prefill=4, kv_dtype="float32", kv_modes=_ALL,
+           kv_trace_mode="correct"),
     _scene("one", "kv_trace_mode", kv_L=8, kv_prefill=1, kv_dtype="float32", kv_modes=_ALL,
            kv_trace_mode="rerotate"),
     _scene("reread", "kv_trace_mode", kv_L=8, kv_prefill=4, kv_dtype="float32",
@@ -26,7 +30,7 @@ SCENES = {"kv_cache": [
     _scene("bf16", "kv_errors", kv_L=16, kv_prefill=4, kv_dtype="bfloat16", kv_modes=_ALL, kv_trace_mode="correct"),
     _scene("long", "kv_trace_mode", kv_L=96, kv_prefill=16, kv_dtype="float32", kv_modes=_ALL,
            kv_trace_mode="rerotate"),
-    _scene("stream", "kv_stream_positions", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": _STREAM}),
+    _scene("stream", "kv_stream_positions", _STREAM_Q, **{**_STREAMING, "kv_stream": True, "kv_stream_modes": _STREAM}),
     _scene("stale", "kv_stream_errors", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": ["on_read", "stale"]}),
     _scene("sinks", "kv_sink_mass", **{**_STREAMING, "kv_L": 16, "kv_sinks": True, "kv_sink": 2.0}),
 ]}

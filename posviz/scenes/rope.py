@@ -11,7 +11,8 @@ SCENES = {"rope": [
                 "rope_anim": "both", "rope_example": "s001"}},
     {"title": "rope.scene.shift", "say": "rope.scene.shift.say", "show": "rope_anim_fig",
      "values": {**_BASE, "rope_dim": 8, "rope_m": 2, "rope_n": 5, "rope_content": "unit",
-                "rope_anim": "both", "rope_example": "s17_b"}},
+                "rope_anim": "both", "rope_example": "s17_b"},
+     "question": {"id": "rope.shift", "choices": ("same", "up", "down", "depends")}},
     {"title": "rope.scene.key", "say": "rope.scene.key.say", "show": "rope_anim_fig",
      "values": {**_BASE, "rope_dim": 8, "rope_m": 2, "rope_n": 5, "rope_content": "unit",
                 "rope_anim": "key", "rope_example": "s17_c"}},
@@ -20,5 +21,6 @@ SCENES = {"rope": [
                 "rope_anim": "key", "rope_example": "s17_c"}},
     {"title": "rope.scene.layouts", "say": "rope.scene.layouts.say", "show": "rope_layouts",
      "values": {**_BASE, "rope_dim": 16, "rope_m": 3, "rope_n": 9, "rope_content": "random",
-                "rope_anim": "both", "rope_example": "s08"}},
+                "rope_anim": "both", "rope_example": "s08"},
+     "question": {"id": "rope.layouts", "choices": ("same", "differ")}},
 ]}

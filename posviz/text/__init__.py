@@ -9,9 +9,9 @@ import os
 from importlib import import_module
 
 LANGS = ("en", "zh")
-TOPICS = ("common", "errors", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
+TOPICS = ("common", "errors", "hall", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
           "models", "frontier", "lab", "kv_cache", "checks", "length", "remember",
-          "family", "serving")     # issue 37: the relative family's deep dives; evicted caches, draft trees, angles
+          "family", "serving")     # the relative family's deep dives; evicted caches, draft trees, angles
 
 
 def _load():

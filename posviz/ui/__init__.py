@@ -12,8 +12,21 @@ from posviz.ui.labels import labels
 from posviz.ui.plotting import diagram, explain, formulas, guard, plot, table
 from posviz.ui.scenes import header
 from posviz.ui.sections import section
-from posviz.ui.widgets import more, multiselect, number, radio, select, select_slider, slider, text_input, toggle
+from posviz.ui.widgets import (
+    more,
+    multiselect,
+    number,
+    paste_box,
+    paste_reading,
+    radio,
+    select,
+    select_slider,
+    slider,
+    text_input,
+    toggle,
+)
 
 __all__ = ["header", "section", "lang", "page", "present", "t", "labels", "diagram", "explain", "formulas", "guard",
-           "plot", "table", "more", "multiselect", "number", "radio", "select", "select_slider", "slider",
+           "plot", "table", "more", "multiselect", "number", "paste_box",
+           "paste_reading", "radio", "select", "select_slider", "slider",
            "text_input", "toggle"]

@@ -6,6 +6,7 @@ The rest of the frame: slots.py (how many runs at once), scenes.py (page header,
 the browser script), sidebar.py (language switch, lecture mode, share box); assets/ holds the
 stylesheets and the script as files.
 """
+import json
 import pathlib
 import threading
 import time
@@ -31,6 +32,17 @@ def asset(name):
 # so a second stylesheet on that line was read as markdown (its comments' asterisks as emphasis, shown as text).
 _CSS = "<style>\n" + asset("frame.css") + "</style>"
 _BOTH_CSS = "<style>\n" + asset("frame.css") + "\n" + asset("present.css") + "</style>"
+
+
+# The frame's script for assistive technology (assets/a11y.js, constant but for the page's language as <html lang>),
+# sent with the scenes' script (scenes.client_script). Its one value goes where the file has `%s`.
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+_A11Y_JS = asset("a11y.js")
+
+
+def a11y_script():
+    """The <script> that sets <html lang> to this run's language and makes scrolling regions keyboard-reachable."""
+    return "<script>\n" + _A11Y_JS % json.dumps(HTML_LANG[lang()]) + "</script>"
 
 
 # ---------------------------------------------------------------- a run's start and finish
@@ -128,6 +140,7 @@ def phone():
 
 # ---------------------------------------------------------------- navigation
 _APP_PAGES = []      # app.py's PAGES, set by navigation() (the same constant every run)
+APP_PAGES = _APP_PAGES    # read by others (ui.hall's list of questions)
 
 
 def _pages(language):

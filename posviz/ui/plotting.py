@@ -23,7 +23,7 @@ from streamlit.runtime import Runtime
 
 from posviz import views
 from posviz.figures import export, style
-from posviz.ui import sections
+from posviz.ui import describe, sections
 from posviz.ui.frame import lang, phone, present, t
 from posviz.validate import PosvizError
 
@@ -141,11 +141,12 @@ def diagram(text):
 
 def plot_config(key):
     """plotly.js's config of chart `key`: the camera button saves a PNG or an SVG (the sidebar's choice) at 3x
-    as posviz_<key>; no plotly logo, no "send to cloud"; the toolbar shows on hover (chart.js adds the
-    fullscreen button)."""
+    as posviz_<key>; no plotly logo, no "send to cloud", no box or lasso selection (nothing here reads a
+    selection: two buttons less on every chart's toolbar); the toolbar shows on hover and while focus is in the
+    chart (chart.js adds the "in words" and fullscreen buttons)."""
     fmt = "svg" if st.session_state.get("ui_export") == "svg" else "png"
     return {"displaylogo": False, "responsive": True, "displayModeBar": "hover", "showSendToCloud": False,
-            "showEditInChartStudio": False,
+            "showEditInChartStudio": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"],
             "toImageButtonOptions": {"format": fmt, "scale": 3, "filename": f"posviz_{key}"}}
 
 
@@ -186,10 +187,12 @@ _PAYLOADS_MAX = 512
 _PAYLOADS_LOCK = threading.Lock()
 
 
-def payload(fig, key, projector, on_phone, config, labels):
-    """The chart element's data: JSON bytes of {figure, config, labels, plotly}, the figure asking for its
-    one-pass margins (style.one_pass); plotly: the plotly package's version (the plotly.js the browser keeps)."""
-    ident = (id(fig), key, projector, on_phone, config["toImageButtonOptions"]["format"], tuple(labels.items()))
+def payload(fig, key, projector, on_phone, config, labels, language="en"):
+    """The chart element's data: JSON bytes of {figure, config, labels, alt, plotly}, the figure asking for its
+    one-pass margins (style.one_pass); alt: its text alternative in `language` (describe.describe); plotly: the
+    plotly package's version (the plotly.js the browser keeps)."""
+    ident = (id(fig), key, projector, on_phone, config["toImageButtonOptions"]["format"], tuple(labels.items()),
+             language)
     with _PAYLOADS_LOCK:
         hit = _PAYLOADS.get(ident)
         if hit is not None and hit[0] is fig:
@@ -197,7 +200,8 @@ def payload(fig, key, projector, on_phone, config, labels):
             return hit[1]
     # plotly's own encoder (orjson, with numpy arrays of text cleaned as plotly.js expects): as st.plotly_chart sent it
     data = pio.json.to_json_plotly({"figure": style.one_pass(fig, key, projector, on_phone), "config": config,
-                                    "labels": labels, "plotly": plotly.__version__}).encode()
+                                    "labels": labels, "alt": describe.describe(fig, language),
+                                    "plotly": plotly.__version__}).encode()
     with _PAYLOADS_LOCK:
         _PAYLOADS[ident] = (fig, data)
         while len(_PAYLOADS) > _PAYLOADS_MAX:
@@ -206,7 +210,7 @@ def payload(fig, key, projector, on_phone, config, labels):
 
 
 def read_payload(data):
-    """The chart element's data (payload's bytes) as a dict: {figure, config, labels}."""
+    """The chart element's data (payload's bytes) as a dict: {figure, config, labels, alt, plotly}."""
     return orjson.loads(data)
 
 
@@ -231,8 +235,9 @@ def plot(builder, *args, key, csv=True, **kwargs):
     (style.one_pass: a desktop's or a phone's), with a CSV of its numbers beneath. The figure's own
     template (no Streamlit theme), so the screen and the export share one colour scale."""
     fig = spec(builder, *args, **kwargs)
-    labels = {"full": t("ui.fullscreen"), "close": t("ui.close"), "figure": t("ui.figure")}
-    data = payload(fig, key, present(), phone(), plot_config(key), labels)
+    labels = {"full": t("ui.fullscreen"), "close": t("ui.close"), "figure": t("ui.figure"), "alt": t("ui.alt"),
+              "step": t("ui.step")}
+    data = payload(fig, key, present(), phone(), plot_config(key), labels, lang())
     _serve(Runtime.instance().bidi_component_registry)
     # The element carries the class st-key-<key>: the element a scene scrolls to and marks
     # (scenes.client_script). No wrapping container: every element costs server CPU on every rerun.

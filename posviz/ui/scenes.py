@@ -10,7 +10,8 @@ import streamlit as st
 
 from posviz import text
 from posviz.scenes import SCENES
-from posviz.ui.frame import asset, t
+from posviz.ui import hall
+from posviz.ui.frame import a11y_script, asset, t
 
 # Scenes set bound widgets through session state by design; Streamlit logs a warning for
 # each such widget that also has a default value. Keep the server log readable.
@@ -127,7 +128,9 @@ def scenes(page, say=None):
         st.info(f"{head} — {t('ui.scene_left', changed=changed)}", icon=":material/edit:")
     else:
         fields = (say or {}).get(items[cur]["say"], {})          # a narration filled from the page's numbers
-        st.container(key="scene_say").info(f"{head} — {t(items[cur]['say'], **fields)}")
+        narration = t(items[cur]["say"], **fields)
+        if not hall.scene_panel(page, cur, head, narration):     # a lecturer's room asks this scene's question
+            st.container(key="scene_say").info(f"{head} — {narration}")
 
 
 # The browser side of the frame, one constant script (assets/scenes.js, no user text): it keeps one
@@ -149,5 +152,6 @@ def client_script():
     target = json.dumps(show[0]) if show and show[0] else "null"
     # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
     # figure would send the same element and the browser would not scroll again.
-    script = _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
+    # one element: first the frame's script for assistive technology (<html lang>, frame.a11y_script), then the scenes'
+    script = a11y_script() + _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
     st.html(script, unsafe_allow_javascript=True)

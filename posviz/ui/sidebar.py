@@ -10,6 +10,7 @@ import segno
 import streamlit as st
 
 from posviz import text, views
+from posviz.ui import pastes
 from posviz.ui.frame import lang, present, t
 
 # st.image (the QR code) reads PIL.Image: imported whole here, before any session runs (imported halfway by
@@ -34,23 +35,33 @@ def is_local(url):
         return False
 
 
-def share_url(page_path, *, lecture=False):
-    """The full URL of the current view: public address + page + every query parameter, for students
-    without `present` (their phones open in the normal layout), for the lecturer with present=1."""
-    base = public_base()
-    root = urllib.parse.urlsplit(base)
+# Query parameters no shared link carries: the hall's lecturer room and key (posviz.ui.hall: only the
+# lecturer's own URL holds them) and a student's voter token (whoever opened a shared link would answer as them).
+PRIVATE = ("hall", "hallkey", "me")
+
+
+def app_url(page_path, current_path, params):
+    """The public URL of page `page_path` with query `params` ({name: [values]}), from this browser's
+    address on page `current_path` (its path is taken off the public address)."""
+    root = urllib.parse.urlsplit(public_base())
     path = root.path.rstrip("/")
-    for known in ("/" + p for p in (page_path,) if p):
+    for known in ("/" + p for p in (current_path,) if p):
         if path.endswith(known):
             path = path[: -len(known)]
     base = urllib.parse.urlunsplit((root.scheme, root.netloc, path, "", "")).rstrip("/")
     if page_path:
         base = f"{base}/{page_path}"
-    params = {k: st.query_params.get_all(k) for k in st.query_params.keys() if k != "present"}
-    if lecture:
-        params["present"] = ["1"]
     q = urllib.parse.urlencode([(k, v) for k, vs in params.items() for v in vs])
     return f"{base}?{q}" if q else base
+
+
+def share_url(page_path, *, lecture=False):
+    """The full URL of the current view: public address + page + every query parameter (but PRIVATE ones),
+    for students without `present` (their phones open in the normal layout), for the lecturer with present=1."""
+    params = {k: st.query_params.get_all(k) for k in st.query_params.keys() if k != "present" and k not in PRIVATE}
+    if lecture:
+        params["present"] = ["1"]
+    return app_url(page_path, page_path, params)
 
 
 def _set_lang():
@@ -106,6 +117,8 @@ def _share_box(page_path):
     url = share_url(page_path)
     st.code(url, language=None, wrap_lines=True)
     st.caption(t("ui.share.help"))
+    if any(k.endswith("_paste_id") for k in st.query_params.keys()):   # a paste too long for the link itself
+        st.caption(t("ui.share.paste_id", n=pastes.MAX_PASTES))
     if url.startswith("http"):
         svg = qr_svg(url)
         if svg is None:

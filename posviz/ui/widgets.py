@@ -3,12 +3,14 @@ query parameter, and its label from posviz.text (`w.<key>`), so a copied link re
 
 Every widget takes `col=`: the column (or any container) to draw it in, so that a row of widgets is one
 `c = st.columns(n)` and one line per widget: `m = ui.slider("rope_m", 0, 128, 2, col=c[0])`."""
+import json
 import math
 
 import streamlit as st
 
 from posviz import text
-from posviz.ui.frame import lang, t
+from posviz.ui import pastes
+from posviz.ui.frame import asset, lang, t
 
 
 def _at(col):
@@ -154,3 +156,69 @@ def more(key, expanded=False, icon=":material/unfold_more:"):
     body does not run (no views, no figures); opening or closing it reruns the page (the share link
     follows), and ?rope_steps=true opens it from a link. A scene opens it with values {key: True}."""
     return st.expander(_label(key), expanded=expanded, key=key, icon=icon, on_change="rerun", bind="query-params")
+
+
+INLINE_PASTE = 1500   # characters of a paste the URL carries itself; a longer paste goes by its id (ui.pastes)
+# The browser refuses a paste over the limit before it reaches the text box (a 5 MB paste froze the tab for
+# minutes), with a message in the page's language; its three values go where the file has `[%s, %s, %s]`.
+_PASTE_JS = "<script>\n" + asset("paste.js") + "</script>"
+
+
+def paste_box(key, value, max_bytes, height=230, on_change=None, col=None):
+    """A text box for a pasted file, shared by URL: ?<key>=<text> when short, ?<key>_id=<id> when long (the text
+    kept on the server, ui.pastes). -> (text, lost): lost is True when a link's paste is no longer kept. The box
+    takes up to 4 x max_bytes characters so that a paste over the limit reaches the page and is refused in words
+    (never cut short in silence); the browser refuses one far over it. User text: never render it as HTML."""
+    lost = _paste_from_url(key)
+    guard = _PASTE_JS % (json.dumps(key), json.dumps(max_bytes), json.dumps(t("ui.paste.too_big", n=f"{max_bytes:,}")))
+    st.html(guard, unsafe_allow_javascript=True)
+    out = _at(col).text_area(_label(key), value=value, key=key, max_chars=4 * max_bytes, height=height,
+                             help=_help(key), on_change=on_change)
+    _paste_to_url(key, out, value, max_bytes)
+    return out, lost
+
+
+def paste_reading(read, lost):
+    """What a paste box's text read as (read: views' read_pasted result) -> the model, or None with the reason
+    shown in the user's language: the link's paste gone, a part posviz cannot draw, or the error."""
+    if lost:
+        st.warning(t("ui.paste.lost"))
+    if read.get("model") is None:   # user-derived text: shown as plain code, never as markdown
+        if read["boundary"]:
+            st.warning(t("ui.paste.unsupported"))
+        else:
+            st.error(t("ui.invalid"))
+        st.code(t(f"err.{read['code']}", **read["params"])[:2000], language=None, wrap_lines=True)
+        st.info(t("ui.paste.nothing"))
+    return read.get("model")
+
+
+def _paste_from_url(key):
+    """URL -> session state, the first time this session sees `key` -> whether the link's paste is gone."""
+    if key in st.session_state:
+        return st.session_state.get(f"_{key}_lost", False)
+    if st.query_params.get(f"{key}_id") is not None:
+        found = pastes.load(st.query_params.get(f"{key}_id"))
+        st.session_state[f"_{key}_lost"] = found is None
+        if found is not None:
+            st.session_state[key] = found
+        else:
+            del st.query_params[f"{key}_id"]
+    elif st.query_params.get(key) is not None:
+        st.session_state[key] = st.query_params.get(key)
+    return st.session_state.get(f"_{key}_lost", False)
+
+
+def _paste_to_url(key, out, default, max_bytes):
+    """Session state -> URL: nothing for the default, the text when short, its id when long (and within the
+    limit: an oversize paste is refused, not kept)."""
+    inline = id_ = None
+    if out != default and len(out) <= INLINE_PASTE:
+        inline = out
+    elif out != default and len(out.encode("utf-8")) <= max_bytes:
+        id_ = pastes.save(out)
+    for k, want in ((key, inline), (f"{key}_id", id_)):
+        if want is None and k in st.query_params:
+            del st.query_params[k]
+        elif want is not None and st.query_params.get(k) != want:
+            st.query_params[k] = want

@@ -18,9 +18,14 @@ FALLBACK = "llama31_8b"
 # Layer types with a name in posviz.text (others are shown as they are spelled in the config).
 LAYER_TYPES = ("default", "full_attention", "sliding_attention", "chunked_attention")
 # Notes of posviz.pe.rope_config the page turns into sentences (text key extrapolation.note.<code>).
-NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from", "fixed_base", "theta_default",
-              "theta_class_default", "partial", "proportional", "nope", "softmax", "per_type", "window",
-              "mrope_interleaved", "mrope_blocks", "rope_kinds", "output_rotation", "unverified", "ignored", "su")
+NOTE_CODES = ("transformers", "generic", "text_config", "legacy", "head_dim_from", "base_measured", "theta_default",
+              "theta_class_default", "ntk_alpha", "partial", "proportional", "rearranged", "reversed", "nope",
+              "no_attention", "softmax", "per_type", "window", "mrope_interleaved", "mrope_blocks", "mrope_hw_t",
+              "mrope_halves", "query_temperature", "query_beta", "query_power", "values_rotate", "output_rotation",
+              "long_limit", "full_run", "ignored", "su")
+# What posviz could not follow in a model's code (ModelRope.unverified): text key extrapolation.unverified.<code>.
+UNVERIFIED_CODES = ("probe_failed", "unknown_layers", "layouts", "placement", "query_scaling", "mrope_rows",
+                    "attention_factor", "attention_unseen", "generic")
 
 
 def _np(t):
@@ -125,21 +130,25 @@ def analysis(rotary_dim, params_json, train_length, target_length, method="model
 @cached
 def layer_curves(types_json, target_length, n_distances=900):
     r"""Each layer type's own spectrum and decay on shared axes (Gemma 3's local and global layers,
-    LongRoPE's short and long factor sets) -> {"distances", "curves": [[name, inv_freq, score]]}.
+    LongRoPE's short and long factor sets) -> {"distances", "curves": [[name, inv_freq, score]], "switch"}.
 
     Formula:
-        \frac{(R_m q)^\top (R_{m+r} k)}{d} = a^2\,\frac{1}{d/2}\sum_i \cos(r\,\theta'_i)
+        \frac{(R_m q)^\top (R_{m+r} k)}{d} = a^2\,\frac{1}{d/2}\sum_i \cos(r\,\theta'_i),\qquad r \le w - 1
 
-    types_json: {name: [inv_freq list, attention factor]} (from posviz.views.models.read).
+    types_json: {name: [inv_freq list, attention factor, switch, window]} (from posviz.views.models.read); a
+    layer type with a window w meets no distance beyond w − 1: its score stops there (nan after).
     """
     target_length = check_int("target_length", target_length, 1, MAX_POSITION)
     types = json.loads(types_json)
     r = scaling.log_distances(target_length, n_distances)                           # [R]
     out = []
-    for name, (inv, a, _) in types.items():
+    for name, (inv, a, _, window) in types.items():
         inv = torch.tensor(inv, dtype=torch.float32)                                 # [d/2]
-        out.append([name, inv.numpy(), scaling.ones_score(inv, r, a).numpy()])
-    switch = next((s for _, _, s in types.values() if s), None)
+        score = scaling.ones_score(inv, r, a).numpy()                                # [R]
+        if window:
+            score = np.where(r.numpy() <= window - 1, score, np.nan)                 # [R] beyond the window: unmet
+        out.append([name, inv.numpy(), score])
+    switch = next((s for _, _, s, _ in types.values() if s), None)
     return {"distances": r.numpy(), "curves": out, "switch": switch}
 
 
@@ -157,11 +166,19 @@ def curve_inputs(model):
     for key in order:
         t = model["types"][key]
         switch = t["params"].get("original_max_position_embeddings") if "inv_long" in t else None
+        window = t["window"]                                                  # one window for all its layers, or None
         out[key + (":short" if switch else "")] = [np.asarray(t["inv_freq"], dtype=np.float64).tolist(),
-                                                  t["attention"], switch]
+                                                  t["attention"], switch, window]
         if "inv_long" in t:
-            out[key + ":long"] = [np.asarray(t["inv_long"], dtype=np.float64).tolist(), t["attention_long"], switch]
+            out[key + ":long"] = [np.asarray(t["inv_long"], dtype=np.float64).tolist(), t["attention_long"], switch,
+                                  window]
     return json.dumps(out)
+
+
+def header_widths(model):
+    """What the header says of each layer type's head: (type, q/k width, dims that really turn) -> list; [] for a
+    model without RoPE."""
+    return [(key, t["attn_dim"], 2 * t["pairs"]) for key, t in model["types"].items()]
 
 
 def type_rows(model):
@@ -172,7 +189,8 @@ def type_rows(model):
     for key, t in model["types"].items():
         p = t["params"]
         att = " → ".join(f"{a:.4f}" for a in (t["attention"], t.get("attention_long")) if a is not None)
-        rows.append({"type": key, "layers": t["layers"], "rope_type": p["rope_type"], "theta": f"{p['rope_theta']:g}",
+        rows.append({"type": key, "layers": t["layers"] or "—", "rope_type": p["rope_type"],
+                     "theta": f"{p['rope_theta']:g}",
                      "factor": f"{p.get('factor', 1):g}", "rotary": f"{2 * t['pairs']} / {t['attn_dim']}",
                      "attention": att,
                      "window": " / ".join(f"{w:,}" if w else "—" for w in t.get("windows") or [None])})
@@ -249,44 +267,54 @@ def proportional_equivalent(model, layer_type):
     return t["pairs"], 2 * t["pairs"], t["params"]["rope_theta"] ** (2 * t["pairs"] / t["rotary_dim"])
 
 
-def mrope_sections(section, interleaved=False):
+def mrope_sections(section, scheme="blocks"):
     """M-RoPE's pairs per axis as consecutive blocks -> [(first pair, last pair + 1, axis index)]: temporal,
-    height, width. Interleaved M-RoPE has no blocks (its axes alternate pair by pair): []."""
+    height, width. Only the "blocks" scheme has blocks (the others alternate pair by pair, or split a pair): []."""
     out, start = [], 0
-    for i, n in enumerate([] if interleaved else section or []):
+    for i, n in enumerate(section or [] if scheme == "blocks" else []):
         out.append((start, start + n, i))
         start += n
     return out
 
 
+def _runs(idx):
+    """Indices compactly: arithmetic runs of three or more written "a–b" (step 1) or "a, a+s, …, b"."""
+    parts, j = [], 0
+    while j < len(idx):
+        step = idx[j + 1] - idx[j] if j + 1 < len(idx) else 1
+        k = j
+        while k + 1 < len(idx) and idx[k + 1] - idx[k] == step:
+            k += 1
+        if k - j >= 2:
+            parts.append(f"{idx[j]}–{idx[k]}" if step == 1 else f"{idx[j]}, {idx[j] + step}, …, {idx[k]}")
+        else:
+            parts.extend(str(x) for x in idx[j:k + 1])
+        j = k + 1
+    return "; ".join(parts)
+
+
 def mrope_axis_pairs(axes):
-    """The pairs each M-RoPE axis drives, compactly -> [str, str, str] for time, height, width:
-    arithmetic runs of step 1 or 3 written "a–b" / "a, a+3, …, b"."""
-    out = []
-    for axis in (0, 1, 2):
-        idx = [i for i, a in enumerate(axes or []) if a == axis]
-        parts, j = [], 0
-        while j < len(idx):
-            step = idx[j + 1] - idx[j] if j + 1 < len(idx) else 1
-            k = j
-            while k + 1 < len(idx) and idx[k + 1] - idx[k] == step:
-                k += 1
-            if k - j >= 2:
-                parts.append(f"{idx[j]}–{idx[k]}" if step == 1 else f"{idx[j]}, {idx[j] + step}, …, {idx[k]}")
-            else:
-                parts.extend(str(x) for x in idx[j:k + 1])
-            j = k + 1
-        out.append("; ".join(parts))
+    """The pairs each M-RoPE axis drives, compactly -> [str, str, str] for time, height, width."""
+    return [_runs([i for i, a in enumerate(axes or []) if a == axis]) for axis in (0, 1, 2)]
+
+
+def mrope_half_rows(rows):
+    """XD-RoPE's position rows per pair, compactly: consecutive pairs whose two halves follow the same two rows ->
+    [(pairs "a–b", row of the first half, row of the second half)]."""
+    out, j = [], 0
+    while j < len(rows):
+        k = j
+        while k + 1 < len(rows) and tuple(rows[k + 1]) == tuple(rows[j]):
+            k += 1
+        out.append((_runs(list(range(j, k + 1))), int(rows[j][0]), int(rows[j][1])))
+        j = k + 1
     return out
 
 
-def query_temperature(floor_scale, attn_scale, max_position, n=400):
-    r"""Llama 4's query temperature on its NoPE layers, per position -> (positions, scale).
+def query_curve(kind, params_json, max_position, n=400):
+    """The factor a model multiplies its queries by, per position (scaling.query_scale) -> (positions, factor).
 
-    Formula:
-        \tau(p) = 1 + \alpha \ln\!\big(1 + \lfloor (p+1) / F \rfloor\big)
-
-    (alpha = attn_scale, F = floor_scale; queries are multiplied by tau(p) before attention.)
-    """
-    p = np.unique(np.round(np.logspace(0, np.log10(max(max_position, 2)), n))).astype(np.int64)   # [P]
-    return p, 1.0 + attn_scale * np.log1p(np.floor((p + 1.0) / floor_scale))
+    params_json: the query scaling's parameters (ModelRope.query_scaling["params"]) as JSON."""
+    max_position = check_int("max_position", max_position, 2, MAX_POSITION)
+    p = np.unique(np.round(np.logspace(0, np.log10(max_position), n))).astype(np.int64)   # [P]
+    return p, scaling.query_scale(p, kind, json.loads(params_json))

@@ -16,7 +16,7 @@ from posviz.validate import MAX_POSITION, PosvizError
 from posviz.views import cached
 
 # Strip categories of a layer (figures/models.py colours them) and the marks drawn on a cell.
-STRIP = ("rope", "local", "global", "nope", "linear", "compressed")
+STRIP = ("rope", "local", "global", "nope", "linear", "compressed", "unknown")
 MARKS = ("partial", "proportional")
 LOCAL_KINDS = ("sliding_attention", "chunked_attention")
 DEFAULT_PICK = ("llama31_8b", "gemma3_27b", "deepseek_v3")
@@ -26,14 +26,18 @@ def layer_strip(model):
     """Per layer: "rope" (all layers alike, full attention), "local" (a sliding / chunked window with RoPE:
     Mistral 7B's every layer, Gemma's local ones), "global" (full attention beside local layers),
     "compressed" (DeepSeek-V4: a window plus a compressed cache of everything older), "nope" (attention without
-    RoPE), "linear" (no attention scores)."""
+    RoPE), "linear" (no attention scores: linear attention, state-space layers), "unknown" (what the layer does
+    with positions is not one posviz's formulas reproduce, or could not be measured)."""
     kinds = model.layer_kinds or ["full_attention"] * len(model.layer_rope)
     windows = model.windows or [None] * len(kinds)
+    attention = model.layer_attention or [True] * len(kinds)
     mixed = any(k in LOCAL_KINDS for k in kinds) or any(windows) or len(set(model.layer_rope) - {"nope"}) > 1
     out = []
-    for kind, rope, window in zip(kinds, model.layer_rope, windows):
-        if kind in rope_config.NO_ATTENTION_KINDS:
+    for kind, rope, window, attends in zip(kinds, model.layer_rope, windows, attention):
+        if not attends:
             out.append("linear")
+        elif rope == "unknown":
+            out.append("unknown")
         elif rope == "nope":
             out.append("nope")
         elif kind in rope_config.COMPRESSED_KINDS:
@@ -92,6 +96,10 @@ def describe(model):
             "softmax_scale": model.softmax_scale, "mrope_section": model.mrope_section,
             "mrope_interleaved": model.mrope_interleaved, "mrope_axes": list(model.mrope_axes or []),
             "layout": model.layout, "placement": model.placement, "temperature": model.query_temperature,
+            "query_scaling": model.query_scaling and {**model.query_scaling, "params_json": json.dumps(
+                model.query_scaling["params"], sort_keys=True)}, "mrope_scheme": model.mrope_scheme,
+            "mrope_rows": [list(r) for r in model.mrope_rows or []], "attention": list(model.layer_attention),
+            "unverified": [list(n) for n in model.unverified],
             "notes": [list(n) for n in model.notes], "no_rope": model.no_rope,
             "main": rope_config.main_layer_type(model) if model.rope else None, "types": types}
 
@@ -131,9 +139,25 @@ def all_strips():
     return strips(gallery.KEYS)
 
 
-def strips(keys):
-    """The layer strips of some gallery models -> {"strips", "names", "marks", "windows"} (lists per model)."""
-    entries = [entry(k) for k in keys]
+def own_entry(config_text, name):
+    """A pasted config as a gallery entry named `name` (None when it reads no model): joins a comparison."""
+    model = read_pasted(config_text).get("model")
+    if model is None:
+        return None
+    return {**model, "key": "pasted", "name": name, "l_target": model["max_length"] or model["trained"],
+            "config_json": config_text}
+
+
+def chosen(keys, own=None):
+    """Gallery entries of keys, then the pasted config's when own = (config text, name) reads a model."""
+    pasted = own_entry(*own) if own else None
+    return [entry(k) for k in keys] + ([pasted] if pasted else [])
+
+
+def strips(keys, own=None):
+    """The layer strips of some gallery models (and of a pasted config, own = (text, name)) -> {"strips", "names",
+    "marks", "windows"} (lists per model)."""
+    entries = chosen(keys, own)
     return {"strips": [e["strip"] for e in entries], "names": [e["name"] for e in entries],
             "marks": [e["marks"] for e in entries], "windows": [e["windows"] for e in entries]}
 
@@ -170,11 +194,11 @@ def table_rows(order="released"):
 
 
 @cached(max_entries=32)
-def compare(keys, n_distances=600):
-    """Several gallery models on one axis: wavelengths of the main layer type's pairs (x = pair
-    index / number of pairs), trained and maximum lengths, and the q = k = 1 score (ones_score)
-    out to the longest maximum length."""
-    models = [entry(k) for k in keys if entry(k)["main"]]                     # a model without RoPE has no spectrum
+def compare(keys, n_distances=600, own=None):
+    """Several gallery models (and a pasted config, own = (text, name)) on one axis: wavelengths of the main layer
+    type's pairs (x = pair index / number of pairs), trained and maximum lengths, and the q = k = 1 score
+    (ones_score) out to the longest maximum length."""
+    models = [e for e in chosen(keys, own) if e["main"]]                          # a model without RoPE has no spectrum
     if not models:
         return {"distances": np.zeros(0), "models": []}
     longest = min(MAX_POSITION, max(max(m["max_length"] or 1, m["l_target"]) for m in models))
@@ -243,7 +267,8 @@ def reference_frequencies(config):
 @cached(max_entries=128)
 def transformers_check(config_text):
     """posviz vs transformers for one config: max relative difference over every layer type's
-    inv_freq and attention factor -> {"version", "max_rel", "rows": [[type, rel_inv, rel_att]]},
+    inv_freq (compared as sorted sets: which pair turns at which one is held to the model at read time) and
+    attention factor -> {"version", "max_rel", "rows": [[type, rel_inv, rel_att]]},
     or {"version", "error": text} when transformers cannot build the module."""
     version = rope_config.transformers_version()
     try:
@@ -261,7 +286,8 @@ def transformers_check(config_text):
         lt, _, long = key.partition(":")
         t = model["types"].get(lt) or model["types"].get(model["main"])
         ours, att = (t["inv_long"], t["attention_long"]) if long else (t["inv_freq"], t["attention"])
-        rows.append([key, _rel(ours, inv), _rel([att], [a])])
+        rows.append([key, _rel(np.sort(ours), np.sort(inv)), _rel([att], [a])])   # as sets: ERNIE's buffer is
+                                                                                  # stored permuted
     worst = max((max(r[1], r[2]) for r in rows), default=math.inf)
     return {"version": version, "max_rel": worst, "rows": rows}
 

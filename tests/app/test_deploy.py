@@ -105,3 +105,20 @@ def test_missing_haproxy_fails_clearly_before_anything_starts():
         s.bind(("127.0.0.1", port))
     with pytest.raises(ClusterError, match="haproxy is not installed"):
         Cluster(2, haproxy="/no-such-dir/haproxy").start()
+
+
+def test_every_deployment_gives_the_replicas_one_durable_redis():
+    """The hall's store: deploy/redis.conf fsyncs every write to the append-only file; the Kubernetes manifest
+    and the Compose file run Redis with the same settings and give every replica POSVIZ_REDIS_URL."""
+    conf = (ROOT / "deploy" / "redis.conf").read_text(encoding="utf-8")
+    settings = dict(line.split(None, 1) for line in conf.splitlines() if line.strip() and not line.startswith("#"))
+    assert settings["appendonly"] == "yes" and settings["appendfsync"] == "always"
+    assert settings["maxmemory-policy"] == "noeviction"
+    k8s = (ROOT / "deploy" / "kubernetes.yaml").read_text(encoding="utf-8")
+    assert '"--appendonly", "yes", "--appendfsync", "always"' in k8s and "noeviction" in k8s
+    assert "POSVIZ_REDIS_URL" in k8s and "kind: StatefulSet" in k8s and "volumeClaimTemplates" in k8s
+    compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    assert "./redis.conf:/usr/local/etc/redis/redis.conf" in compose
+    assert "POSVIZ_REDIS_URL: redis://redis:6379/0" in compose
+    assert "posviz-2: *replica" in compose and "redis-data:/data" in compose
+    assert "redis-server" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

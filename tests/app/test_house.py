@@ -18,7 +18,8 @@ ALLOWED = {
     "figures": set(),
     "text": set(),
     "scenes": set(),
-    "ui": {"views", "figures", "text", "scenes", "validate"},
+    "hall": {"scenes", "validate"},
+    "ui": {"views", "figures", "text", "scenes", "validate", "hall"},
     "pages": {"ui", "views", "figures", "pe", "lab", "tinylm", "validate"},
     "app": {"ui"},
 }

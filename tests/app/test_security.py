@@ -5,9 +5,13 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = [p for d in ("posviz", "app_pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
-# The allowed HTML injections, all in the frame: its constant stylesheets, and its constant browser script
-# whose one variable part is a scene's `show` key (posviz.scenes data, JSON-encoded) and a time stamp.
-ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script")}
+# The allowed HTML injections, all in posviz.ui: the frame's constant stylesheets, its constant browser script
+# whose variable parts are a scene's `show` key (posviz.scenes data, JSON-encoded), a time stamp and the page's
+# language as <html lang> (frame.HTML_LANG's constant for the settled language), the paste box's constant script
+# (its widget key, byte limit and a message of posviz.text, JSON-encoded), and the hall's constant style that hides
+# a scene's figure until the reveal.
+ALLOWED_HTML = {("posviz/ui/frame.py", "stylesheet"), ("posviz/ui/scenes.py", "script"),
+                ("posviz/ui/widgets.py", "guard"), ("posviz/ui/hall.py", "hide")}
 
 
 def _is_false(node):

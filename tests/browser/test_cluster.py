@@ -5,11 +5,17 @@ X-Posviz-Replica header say which), stay there (stickiness), and when one replic
 mid-session its pages reconnect through the balancer to the living one and reopen the same
 view (the state is in the URL) with no error shown; the other replica's pages never notice.
 
+The hall's store is the cluster's Redis: a student's answer on one replica is in the lecturer's count on
+the other within a second; the student of the killed replica reconnects through the balancer and finds the
+answer it saw acknowledged; after a restart of Redis every answer is still counted.
+
 Skipped when haproxy or Chromium is missing, unless CI=true or POSVIZ_REQUIRE_BROWSER=1
 (then it fails), like every browser test (tests/browser/conftest.py). The balancer's config is
 tested without a cluster in tests/app/test_deploy.py.
 """
+import asyncio
 import concurrent.futures
+import threading
 import time
 import urllib.parse
 
@@ -20,6 +26,9 @@ from websockets.sync.client import connect as ws_connect
 
 from deploy.cluster import COOKIE, REPLICA_HEADER, Cluster, ClusterError, find_haproxy
 from harness.browser import plot_signature, require, settle
+from harness.hall_client import open_tab
+from posviz.hall import rooms
+from posviz.hall.redis_store import RedisStore
 
 PAGE = "kv-cache"             # two small figures: cheap to draw in four browser tabs at once
 URL_KEY = "kv_L"              # its first slider (2..96), bound to the URL
@@ -139,6 +148,62 @@ def _wait_reconnected(view, survivor, timeout):
     return False
 
 
+QID = "rope.shift"
+
+
+class HallCheck:
+    """A student's tab on one replica answers; the lecturer's tab on the other counts (headless tabs:
+    harness/hall_client.py). Run in a thread of its own: Playwright's sync API holds this thread's event loop."""
+
+    def __init__(self, cluster, student_on, lecturer_on):
+        self.cluster = cluster
+        self.hall = rooms.Hall(RedisStore(cluster.redis.url))
+        self.code, self.key = self.hall.open_room("cluster test")
+        self.hall.ask(self.code, self.key, QID)
+        self.student_url, self.lecturer_url = cluster.replica(student_on).url, cluster.replica(lecturer_on).url
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    def do(self, coro, timeout=120):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def _count(self, timeout):
+        """The lecturer's live count until it is 1 (its timer's reruns) -> seconds it took, or None."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            await self.lecturer.run(next(iter(self.lecturer.timers)))
+            if self.lecturer.metrics.get("Answers") == "1":
+                return time.monotonic() - t0
+            await asyncio.sleep(min(self.lecturer.timers.values()))
+        return None
+
+    async def answer(self):
+        deadline = asyncio.get_running_loop().time() + 120
+        self.lecturer = await open_tab(0, self.lecturer_url, "rope",
+                                       f"scene=3&lang=en&present=1&hall={self.code}&hallkey={self.key}", deadline)
+        self.student = await open_tab(1, self.student_url, "hall", f"room={self.code}&lang=en", deadline)
+        radio = next(w for w in self.student.widgets.values() if w.id in self.student.widget_fragment)
+        radio.value = radio.proto.options[2]
+        t0 = time.monotonic()
+        await self.student.run(self.student.widget_fragment[radio.id], deadline)
+        assert any("**" in s for s in self.student.successes), "the answer was not acknowledged"
+        acked = time.monotonic() - t0
+        return acked, await self._count(timeout=10)
+
+    async def reconnect(self):
+        """The student's replica was killed: the same URL through the balancer -> the answer its page shows."""
+        deadline = asyncio.get_running_loop().time() + 120
+        assert self.student.disconnect
+        await self.student.close()
+        self.student = await open_tab(2, self.cluster.url, "hall", self.student.qs, deadline)
+        radio = next(w for w in self.student.widgets.values() if w.id in self.student.widget_fragment)
+        return list(radio.proto.options).index(radio.value) if radio.value is not None else None
+
+    async def close(self):
+        for tab in (self.student, self.lecturer):
+            await tab.close()
+
+
 @pytest.mark.usefixtures("alone")
 def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_the_other(capsys, browser):
     require(_haproxy_missing_reason())
@@ -178,6 +243,10 @@ def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_
             survivor = "r2" if victim == "r1" else "r1"
             moved = [v for v in views if v.header == victim]
             stayed = [v for v in views if v.header == survivor]
+            hall = HallCheck(cluster, student_on=victim, lecturer_on=survivor)
+            acked_s, counted_s = hall.do(hall.answer())
+            assert counted_s is not None and counted_s <= 1.0, counted_s    # the other replica's count, within 1 s
+            voter = urllib.parse.parse_qs(hall.student.qs)["me"][0]
             cluster.kill(victim)
             t_kill = time.monotonic()
             reconnect_s = []
@@ -188,6 +257,12 @@ def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_
                 reconnect_s.append(time.monotonic() - t_kill)
             assert cluster.wait_state(victim, "DOWN", timeout=30), cluster.states()
             assert cluster.states()[survivor] == "UP"
+            assert hall.do(hall.reconnect()) == 2                  # the acknowledged answer, on the survivor
+            assert hall.hall.answer_of(hall.code, QID, voter) == 2 and hall.hall.count(hall.code, QID) == 1
+            cluster.redis.restart()                                 # Redis killed and started again: nothing lost
+            assert hall.hall.answer_of(hall.code, QID, voter) == 2
+            assert hall.do(hall._count(timeout=10)) is not None    # the lecturer's page counts it again
+            hall.do(hall.close())
             for k, v in enumerate(views):
                 after = v.state()
                 assert after == before[k], f"session {k} ({v.header}): {before[k]} -> {after}"
@@ -216,4 +291,5 @@ def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_
         print(f"\ncluster: started and warmed in {t_warm - t0:.1f} s; {SESSIONS} sessions on {homes} opened in "
               f"{t_open - t_warm:.1f} s; killed {victim} after {t_ready - t0:.1f} s; its "
               f"{len(moved)} pages reopened on {survivor} after {', '.join(f'{x:.1f}' for x in reconnect_s)} s; "
+              f"an answer on {victim} acknowledged in {acked_s:.2f} s, counted on {survivor} {counted_s:.2f} s later; "
               f"total {time.monotonic() - t0:.1f} s")

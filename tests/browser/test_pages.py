@@ -8,7 +8,12 @@ process, one after another):
   (posviz/figures/margins.json) already hold its title, colour bar, legend and axis labels, so plotly never
   grows them and draws the chart a second time (half the browser's time per chart, on every load and every
   slider move);
-- lecture mode is readable on a 1280x720 projector, and every figure fits the phone (issue 12).
+- lecture mode is readable on a 1280x720 projector, and every figure fits the phone (issue 12);
+- the accessibility tier (issue 35): axe-core (WCAG 2.0-2.2 A and AA, best practices) finds no serious or critical
+  violation in posviz's content on every page in both languages at 1280x720, in lecture mode, on a phone and (in
+  Chinese) in the dark theme, and in every scene (SCENE_VIEWS), and every chart's text has AA contrast; Streamlit's
+  own chrome (header, toolbar, navigation) fails only the rules harness/a11y.CHROME_KNOWN explains. The scenes are
+  walked last, in the view's open page (one Next press and one axe run each).
 
 In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
 """
@@ -16,12 +21,13 @@ import time
 
 import pytest
 
+from harness import a11y
 from harness.browser import MARGINS_JS, MIN_PROJECTOR_PX, PHONE, PROJECTOR, grown_sides, page_paths, settle
 
 PATHS = page_paths()
-NO_PLOT_OK = {"checks", "remember"}
+NO_PLOT_OK = {"checks", "remember", "hall"}   # /hall draws a chart only after a reveal
 PLOTTED = [p for p in PATHS if p not in NO_PLOT_OK]
-SCREENS = {"desk": PROJECTOR, "phone": PHONE}
+SCREENS = {"desk": PROJECTOR, "phone": PHONE, "dark": {**PROJECTOR, "color_scheme": "dark"}}
 
 
 def views(paths, langs, screens):
@@ -147,3 +153,45 @@ def test_every_figure_fits_a_phone(view):
     assert not problems, f"/{path} on a 390 px phone:\n" + "\n".join(problems[:20])
     hint = page.locator(".st-key-scene_hint")
     assert hint.count() == 0 or not hint.first.is_visible(), "keyboard hint shown on a touch screen"
+
+
+# ---------------------------------------------------------------- accessibility (issue 35)
+A11Y_VIEWS = views(PATHS, ["en", "zh"], [("desk", 0), ("desk", 1), ("phone", 0)])
+
+
+def _problems(page, where):
+    """axe's serious and critical violations in posviz's content, a new failure of Streamlit's chrome, and chart text
+    under AA contrast, as lines (none: accessible)."""
+    found = a11y.axe(page)
+    mine = [v for v in a11y.split(found, "posviz") if v["impact"] in ("serious", "critical")]
+    chrome = [v for v in a11y.split(found, "streamlit") if v["rule"] not in a11y.CHROME_KNOWN]
+    text = a11y.chart_text_contrast(page)
+    out = [f"{where}: {a11y.report(mine)}"] if mine else []
+    out += [f"{where}: Streamlit's chrome fails a rule not in CHROME_KNOWN: {a11y.report(chrome)}"] if chrome else []
+    out += [f"{where}: chart text under AA contrast: {t}" for t in text[:5]]
+    return out
+
+
+@pytest.mark.parametrize("view", A11Y_VIEWS + views(PATHS, ["zh"], [("dark", 0)]), indirect=True)
+def test_axe_finds_nothing_serious_in_posviz_content(view):
+    path, page, _ = view
+    problems = _problems(page, f"/{path}")
+    assert not problems, "\n".join(problems)
+
+
+# Every scene at 1280x720 in English, in lecture mode and on a phone in Chinese: each scene on every screen and in both
+# languages, in 267 scene views rather than all 534 combinations (a scene costs a rerun and an axe run, ~2-3 s).
+SCENE_VIEWS = views(PATHS, ["en"], [("desk", 0)]) + views(PATHS, ["zh"], [("desk", 1), ("phone", 0)])
+
+
+@pytest.mark.parametrize("view", SCENE_VIEWS, indirect=True)
+def test_axe_finds_nothing_serious_in_any_scene(view):
+    """Last of a view's tests: it walks the open page through its scenes."""
+    path, page, errors = view
+    n = a11y.scene_count(path)
+    problems = []
+    for i in range(1, n + 1):
+        a11y.next_scene(page, i, n)
+        problems += _problems(page, f"/{path} scene {i}/{n}")
+    assert not problems, "\n".join(problems)
+    assert not errors, errors

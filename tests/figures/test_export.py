@@ -109,3 +109,74 @@ def test_page_csvs_name_their_axes():
     cells = [r for spec in figures(at) for r in _rows(export.figure_csv(go.Figure(spec)))[1:]
              if any(t.get("type") == "heatmap" for t in spec["data"])]
     assert cells and any("<pad>" in r[2] for r in cells)
+
+
+# ---------------------------------------------------------------- digest: what a figure shows, in brief (issue 35)
+def test_digest_of_a_line_gives_its_first_last_lowest_and_highest_point():
+    fig = go.Figure(go.Scatter(x=[0, 1, 2, 3, 4], y=[1.0, 0.5, 0.25, 0.9, 0.3], name="score"),
+                    layout={"xaxis": {"title": {"text": "distance"}}, "yaxis": {"title": {"text": "s"}}})
+    (line,) = export.digest(fig)["traces"]
+    assert line == {"kind": "line", "n": 5, "first": (0, 1.0), "last": (4, 0.3), "low": (2, 0.25), "high": (0, 1.0),
+                    "name": "score", "names": ("distance", "s", "")}
+
+
+def test_digest_leaves_out_gaps_decorations_drawings_and_text():
+    """NaN gaps between segments are not points; a face drawn in neither legend nor hover, a caption trace and
+    hands drawn on hidden axes are not data; an unnamed trace gets no name."""
+    fig = go.Figure([go.Scatter(x=[0, 1, None, 5, 6], y=[2, 3, None, 9, 1], name="segments"),
+                     go.Scatter(x=[0, 1], y=[0, 0], showlegend=False, hoverinfo="skip", name="face"),
+                     go.Scatter(x=[0], y=[0], mode="text", text=["t = 3: q at 2"], name="step"),
+                     go.Scatter(x=[0, 1], y=[0, 1], xaxis="x2", yaxis="y2", name="hand"),
+                     go.Bar(x=["a", "b"], y=[3, 1])],
+                    layout={"xaxis2": {"visible": False}, "yaxis2": {"visible": False},
+                            "annotations": [{"text": "pair 0: θ=1", "x": 0, "y": 0}, {"text": "pair 0: θ=1"}]})
+    d = export.digest(fig)
+    seg, bars = d["traces"]
+    assert (seg["name"], seg["n"], seg["first"], seg["last"], seg["low"], seg["high"]) == \
+        ("segments", 4, (0, 2.0), (6, 1.0), (6, 1.0), (5, 9.0))
+    assert bars["name"] == "" and bars["first"] == ("a", 3.0) and bars["low"] == ("b", 1.0)
+    assert d["notes"] == ["pair 0: θ=1", "t = 3: q at 2"]          # each once, annotations first
+    assert d["head"] == ["trace", "x", "y"]                          # no z column: no trace has one
+    assert d["rows"] == [["segments", "0", "2"], ["segments", "1", "3"], ["segments", "5", "9"],
+                         ["segments", "6", "1"], ["", "a", "3"], ["", "b", "1"]]
+
+
+def test_digest_of_a_heatmap_gives_its_size_and_extreme_cells_in_real_values():
+    z = np.array([[0.0, 10.0, 3.0], [100.0, 1.0, 5.0]])
+    real = {k: v for k, v in style.real_values("z", None, z).items() if k != "z"}
+    fig = go.Figure(go.Heatmap(z=np.log10(np.maximum(z, 1e-9)), x=["a", "b", "c"], y=[7, 8], **real,
+                               colorbar={"title": {"text": "err"}}))
+    d = export.digest(fig)
+    (grid,) = d["traces"]
+    assert (grid["kind"], grid["rows"], grid["cols"]) == ("grid", 2, 3)
+    assert grid["low"] == ("a", 7, 0.0) and grid["high"] == ("a", 8, 100.0) and grid["names"] == ("", "", "err")
+    assert d["head"] == ["trace", "x", "y", "err"] and len(d["rows"]) == 6 and d["rows"][3] == ["err", "a", "8", "100"]
+
+
+def test_digest_gives_rows_only_for_a_small_figure():
+    small = go.Figure(go.Scatter(x=np.arange(export.SMALL), y=np.arange(export.SMALL), name="a"))
+    big = go.Figure(go.Scatter(x=np.arange(export.SMALL + 1), y=np.arange(export.SMALL + 1), name="a"))
+    assert len(export.digest(small)["rows"]) == export.SMALL
+    assert export.digest(big)["rows"] is None and export.digest(big)["head"] is None
+    assert export.digest(style.freeze(big)) == export.digest(big)          # the cached dict spec reads the same
+
+
+# ---------------------------------------------------------------- contrast (issue 35)
+def test_contrast_is_wcag_2s_ratio():
+    assert style.contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert style.contrast("#ffffff", "#ffffff") == pytest.approx(1.0)
+    assert style.contrast("#767676", "#fff") == pytest.approx(4.54, abs=0.01)    # the lightest grey at 4.5:1
+    assert style.contrast("#828180", "#ffffff") == pytest.approx(3.88, abs=0.01)  # Streamlit's caption (issue 35)
+    assert style.luminance("#ff0000") == pytest.approx(0.2126) and style.luminance("#00ff00") == pytest.approx(0.7152)
+
+
+def test_readable_darkens_a_colour_just_enough_for_text():
+    assert style.readable("#0072B2") == "#0072B2"                      # 5.2:1 already
+    for c in ("#D55E00", "#E69F00", "#009E73", "#56B4E9", "#F0E442"):   # the Okabe-Ito colours below 4.5:1
+        out = style.readable(c)
+        assert style.contrast(out, "#ffffff") >= style.TEXT_CONTRAST
+        brighter = "#" + "".join(f"{min(255, int(out[i:i + 2], 16) + 2):02x}" for i in (1, 3, 5))
+        assert style.contrast(brighter, "#ffffff") < style.TEXT_CONTRAST + 0.15     # no darker than it needs
+        rgb, got = style._rgb(c), style._rgb(out)
+        ratios = [g / v for g, v in zip(got, rgb) if v > 40]
+        assert max(ratios) - min(ratios) < 0.04                          # the same hue, scaled

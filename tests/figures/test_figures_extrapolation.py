@@ -86,7 +86,7 @@ def test_decay_figure_log_x_decimated_and_switch():
 
 
 def test_temperature_figure():
-    p, tau = view.query_temperature(8192, 0.1, 1048576)
+    p, tau = view.query_curve("temperature", json.dumps({"floor_scale": 8192, "attn_scale": 0.1}), 1048576)
     fig = fx.temperature_figure(p, tau, labels=L)
     assert fig.layout.xaxis.type == "log" and len(fig.data) == 1
     assert min(fig.data[0].y) == pytest.approx(1.0)
@@ -142,8 +142,8 @@ def _page_figures(key, method, l_train=None, l_target=None, labels=L):
     yield fx.frequencies_figure([(k, k, inv) for k, inv, _ in lc["curves"]], labels=labels)
     yield fx.decay_figure(lc["distances"], [(k, k, s) for k, _, s in lc["curves"]], lt, lg, labels=labels,
                           switch=lc["switch"])
-    if e["temperature"]:
-        p, tau = view.query_temperature(e["temperature"]["floor_scale"], e["temperature"]["attn_scale"], lg)
+    if e["query_scaling"]:
+        p, tau = view.query_curve(e["query_scaling"]["kind"], e["query_scaling"]["params_json"], lg)
         yield fx.temperature_figure(p, tau, labels=labels)
 
 

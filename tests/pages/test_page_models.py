@@ -75,3 +75,30 @@ def test_today_models_in_the_table_and_strip():
     assert any(text.get("en", "models.wave.skipped").split("{")[0] in c.value for c in at.caption)
     checks = at.dataframe[1].value
     assert text.get("en", "models.check.none") in list(checks.iloc[:, 2])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_config_of_your_own_joins_the_comparison(lang, tmp_path, monkeypatch):
+    """Issue 32: the engineer's paste on /models too. A pasted config joins the strips, wavelengths, decay and the
+    live check beside one picked model; a broken one is refused in words and the picked models stay; a long one
+    travels by id."""
+    monkeypatch.setenv("POSVIZ_CACHE_DIR", str(tmp_path))
+    at = open_page("models", lang, models_pick="llama2_7b", models_own="true")
+    assert_clean(at)
+    assert at.info[0].value == text.get(lang, "models.pick.fewer")
+    qwen = gallery.config_json("qwen3_8b")
+    at.text_area(key="models_paste").set_value(qwen).run()
+    assert_clean(at)
+    strip, wave, decay = figures(at)
+    name = text.get(lang, "models.own.name")
+    assert name in str(strip)                                          # its row in the layer strips
+    assert any(name in tr["name"] for tr in wave["data"]) and any(name in tr["name"] for tr in decay["data"])
+    checks = at.dataframe[1].value
+    assert len(checks) == 2 and float(checks.iloc[1, 2]) <= 1e-6   # the pasted config against transformers
+    at.text_area(key="models_paste").set_value('{"rope_theta": "x"').run()
+    assert not at.exception and at.error[0].value == text.get(lang, "ui.invalid")
+    assert at.info[-1].value == text.get(lang, "models.pick.fewer")  # one model left: nothing drawn in its place
+    long = qwen[:-1] + " " * (3000 - len(qwen)) + "}"
+    at.text_area(key="models_paste").set_value(long).run()
+    assert_clean(at)
+    assert "models_paste" not in at.query_params and len(at.query_params["models_paste_id"]) == 16

@@ -28,20 +28,24 @@ def _frame_app():   # AppTest.from_function runs the body as a script: its impor
 
 
 def test_the_browser_receives_the_asset_files_as_they_are():
-    css, present, js = _read("frame.css"), _read("present.css"), _read("scenes.js")
+    css, present, js, a11y = _read("frame.css"), _read("present.css"), _read("scenes.js"), _read("a11y.js")
     at = AppTest.from_function(_frame_app, default_timeout=60)
     at.run()
     assert [m.value for m in at.markdown] == [f"<style>\n{css}</style>"]
-    assert [h.value for h in at.get("html")] == [f"<script>\n{js % (PLOTLY, 'null', '0')}</script>"]
+    assert [h.value for h in at.get("html")] == ["<script>\n" + a11y % '"en"' + "</script>"
+                                                 f"<script>\n{js % (PLOTLY, 'null', '0')}</script>"]
     at = AppTest.from_function(_frame_app, default_timeout=60)
     at.query_params["present"] = "1"
     at.query_params["show"] = "rope_clock"
+    at.query_params["lang"] = "zh"
     at.run()
     # one <style> element: a second one on the line of the first one's end was read as markdown
     assert [m.value for m in at.markdown] == [f"<style>\n{css}\n{present}</style>"]
     (script,) = [h.value for h in at.get("html")]
-    assert script == "<script>\n" + js % (PLOTLY, '"rope_clock"', "1.5") + "</script>"
+    assert script == ("<script>\n" + a11y % '"zh-CN"' + "</script>"
+                      "<script>\n" + js % (PLOTLY, '"rope_clock"', "1.5") + "</script>")
     assert 'const [target, chosen] = ["rope_clock", 1.5];' in script
+    assert 'document.documentElement.lang = "zh-CN";' in script
 
 
 def test_the_stylesheet_marks_and_clears_a_scene_figure_and_hides_key_hints_on_touch_screens():
@@ -70,3 +74,13 @@ def test_the_script_has_three_values_and_drives_the_scene_buttons():
     assert "e.key === 'PageDown'" in js and "e.altKey && e.key === 'ArrowRight'" in js
     assert "history.pushState = function" in js
     assert scenes._CLIENT_JS == f"<script>\n{js}</script>"
+
+
+def test_the_accessibility_script_has_one_value_the_pages_language():
+    """a11y.js (issue 35): <html lang> from the page's language, so a screen reader reads Chinese as Chinese;
+    regions that scroll take keyboard focus."""
+    js = _read("a11y.js")
+    assert js.count("%s") == 1 and "document.documentElement.lang = %s;" in js
+    assert "%" not in js.replace("%s", "").replace("%%", "")
+    assert frame.HTML_LANG == {"en": "en", "zh": "zh-CN"}
+    assert ".katex-display" in js and "el.tabIndex = 0" in js

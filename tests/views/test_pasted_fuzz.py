@@ -98,12 +98,13 @@ def pasted_views(config_text):
         view.mrope_axis_pairs(m["mrope_axes"])
     if view.has_layer_curves(m):
         view.layer_curves(view.curve_inputs(m), l_target)
-    if m["temperature"]:
-        view.query_temperature(m["temperature"]["floor_scale"], m["temperature"]["attn_scale"], l_target)
+    if m["query_scaling"]:
+        view.query_curve(m["query_scaling"]["kind"], m["query_scaling"]["params_json"], l_target)
     for layer in m["types"]:
         d, params_json = view.spectrum_inputs(m, layer)
         view.proportional_equivalent(m, layer)
-        view.mrope_sections(m["mrope_section"], m["mrope_interleaved"])
+        view.mrope_sections(m["mrope_section"], m["mrope_scheme"])
+        view.mrope_half_rows(m["mrope_rows"])
         view.analysis(d, params_json, l_train, l_target, "model")
     mview.transformers_check(config_text)
 

@@ -44,11 +44,15 @@ def test_spectrum_inputs_drop_partial_and_mrope_keys():
     assert view.mrope_sections([16, 24, 24]) == [(0, 16, 0), (16, 40, 1), (40, 64, 2)]
 
 
-def test_query_temperature_llama4():
-    p, tau = view.query_temperature(8192, 0.1, 10 ** 6)
+def test_query_temperature_llama4_and_beta():
+    p, tau = view.query_curve("temperature", json.dumps({"floor_scale": 8192, "attn_scale": 0.1}), 10 ** 6)
     assert tau[p < 8191].max() == 1.0
     i = np.searchsorted(p, 8191)
     assert tau[i] == pytest.approx(1 + 0.1 * math.log(2))
+    p, tau = view.query_curve("beta", json.dumps({"llama_4_scaling_beta": 0.1,
+                                                  "original_max_position_embeddings": 16384}), 10 ** 6)
+    assert tau[p < 16384].max() == 1.0
+    assert tau[np.searchsorted(p, 16384 * 3)] == pytest.approx(1 + 0.1 * math.log(4))
 
 
 def test_type_rows_and_custom():
@@ -124,4 +128,6 @@ def test_mrope_axes_text():
     assert view.mrope_axis_pairs(mview.entry("qwen3_vl_8b")["mrope_axes"]) == [
         "0, 3, …, 60; 61–63", "1, 4, …, 58", "2, 5, …, 59"]
     assert view.mrope_axis_pairs(mview.entry("qwen2_vl_7b")["mrope_axes"]) == ["0–15", "16–39", "40–63"]
-    assert view.mrope_sections([24, 20, 20], interleaved=True) == []
+    assert view.mrope_sections([24, 20, 20], "interleaved") == []
+    assert view.mrope_sections([16, 24, 24], "blocks") == [(0, 16, 0), (16, 40, 1), (40, 64, 2)]
+    assert view.mrope_half_rows([(0, 2)] * 32 + [(1, 3)] * 32) == [("0–31", 0, 2), ("32–63", 1, 3)]

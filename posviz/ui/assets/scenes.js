@@ -43,7 +43,8 @@
     }
     const below = pin && getComputedStyle(pin).position === 'sticky' ? pin.getBoundingClientRect().height : 0;
     el.style.scrollMarginTop = below ? `calc(4.5rem + ${Math.ceil(below)}px)` : '';
-    el.scrollIntoView({behavior, block: 'start'});
+    const still = behavior === 'smooth' && w.matchMedia('(prefers-reduced-motion: reduce)').matches;  // jump, no motion
+    el.scrollIntoView({behavior: still ? 'auto' : behavior, block: 'start'});
     return parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
   };
   let want = 0, last = null, tall = 0;   // tall: the figure's height when it was placed

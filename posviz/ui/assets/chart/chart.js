@@ -96,13 +96,17 @@ function draw(Plotly, c) {
   const cfg = JSON.stringify([spec.config, spec.labels]);
   if (cfg !== c.cfgText) {
     c.cfgText = cfg;
-    c.config = {...spec.config, modeBarButtonsToAdd: [fullButton(c, spec.labels)]};
+    c.config = {...spec.config, modeBarButtonsToAdd: [altButton(c, spec.labels), fullButton(c, spec.labels)]};
   }
   const config = c.config;
   const first = !c.drawn;
   // gd.dataset: posvizState "pending" from a new figure's arrival to the end of its drawing (Plotly.react's promise),
   // then "drawn"; posvizDraws counts the figures drawn in this <div>; posvizNew is 1 for its first figure only
-  const done = () => { if (c.spec === spec) c.gd.dataset.posvizState = 'drawn'; };
+  const done = () => {
+    if (c.spec !== spec) return;
+    keyboard(c);
+    c.gd.dataset.posvizState = 'drawn';
+  };
   Plotly.react(c.gd, {data: fig.data || [], layout: fig.layout || {}, frames: fig.frames || [], config}).then(done, done);
   c.drawn = true;
   c.gd.dataset.posvizDraws = String((+c.gd.dataset.posvizDraws || 0) + 1);
@@ -113,6 +117,13 @@ function draw(Plotly, c) {
 // ---------------------------------------------------------------- fullscreen: a fixed overlay, phones too
 const FULL_ICON = {width: 24, height: 24,
   path: 'M3 3h7v2H5v5H3V3zm11 0h7v7h-2V5h-5V3zM3 14h2v5h5v2H3v-7zm16 0h2v7h-7v-2h5v-5z'};
+
+// The text alternative's button: lines of text.
+const ALT_ICON = {width: 24, height: 24, path: 'M3 4h18v2H3V4zm0 5h18v2H3V9zm0 5h12v2H3v-2zm0 5h18v2H3v-2z'};
+
+function altButton(c, labels) {
+  return {name: 'posvizAlt', title: labels.alt, icon: ALT_ICON, click: () => toggleAlt(c)};
+}
 
 function fullButton(c, labels) {
   return {name: 'posvizFull', title: labels.full, icon: FULL_ICON, click: () => setFull(c, !c.full)};
@@ -125,9 +136,15 @@ function fit(Plotly, c) {
   Plotly.relayout(c.gd, {width: Math.floor(r.width), height: Math.floor(r.height)}).catch(() => {});
 }
 
+function fullscreenButton(c) {
+  const name = c.spec && c.spec.labels.full;
+  return name ? c.gd.querySelector(`.modebar-btn[data-title="${CSS.escape(name)}"]`) : null;
+}
+
 function setFull(c, on) {
   if (Boolean(c.full) === on) return;
   c.full = on;
+  if (on) c.returnTo = document.activeElement;   // where focus goes back to when the overlay closes
   c.box.classList.toggle('posviz-full', on);
   document.documentElement.classList.toggle('posviz-full-open', on);
   c.close.hidden = !on;
@@ -140,6 +157,11 @@ function setFull(c, on) {
       if (c.size) Plotly.relayout(c.gd, c.size).catch(() => {});
     }
   });
+  if (!on) {
+    const back = c.returnTo && c.returnTo.isConnected && c.returnTo !== document.body ? c.returnTo : fullscreenButton(c);
+    c.returnTo = null;
+    if (back) back.focus({preventScroll: true});
+  }
 }
 
 addEventListener('keydown', (e) => {
@@ -147,7 +169,145 @@ addEventListener('keydown', (e) => {
   document.querySelectorAll('.posviz-chart.posviz-full').forEach((b) => b.__posvizChart && setFull(b.__posvizChart, false));
 });
 
+// ---------------------------------------------------------------- keyboard and screen readers
+// plotly.js's toolbar is one Tab stop here, a toolbar whose buttons the arrow keys move between (the button last
+// used keeps the stop), each named by its title; the toolbar shows while focus is in the chart. Its animation
+// controls (play / pause, the frame slider) are SVG: each is given a role, a name and a place in the Tab order, and
+// Enter / Space (arrow keys on the slider) do what a click does.
+function keyboard(c) {
+  const bar = c.gd.querySelector('.modebar');
+  if (bar) {
+    bar.setAttribute('role', 'toolbar');
+    bar.setAttribute('aria-label', c.spec.labels.figure);
+    const buttons = [...bar.querySelectorAll('.modebar-btn')];
+    const stop = buttons.includes(c.toolStop) ? c.toolStop : buttons[0];
+    buttons.forEach((b) => {
+      if (b.tagName !== 'BUTTON') b.setAttribute('role', 'button');
+      b.setAttribute('aria-label', b.getAttribute('data-title') || '');
+      b.tabIndex = b === stop ? 0 : -1;
+    });
+    const words = altToggle(c);
+    if (words) {
+      words.setAttribute('aria-expanded', String(Boolean(c.altOpen)));
+      words.setAttribute('aria-controls', c.alt.id);
+    }
+  }
+  c.gd.querySelectorAll('.updatemenu-button:not([tabindex])').forEach((b) => {
+    b.setAttribute('role', 'button');
+    b.setAttribute('tabindex', '0');
+    b.setAttribute('aria-label', b.textContent.trim());
+  });
+  const sliders = (c.gd._fullLayout && c.gd._fullLayout.sliders) || [];
+  c.gd.querySelectorAll('.slider-container').forEach((g, i) => {
+    const s = sliders[i];
+    if (!s || !s.steps || !s.steps.length) return;
+    const step = s.steps[s.active] || s.steps[0];
+    g.setAttribute('role', 'slider');
+    g.setAttribute('tabindex', '0');
+    g.setAttribute('aria-label', c.spec.labels.step || c.spec.labels.figure);
+    g.setAttribute('aria-valuemin', '0');
+    g.setAttribute('aria-valuemax', String(s.steps.length - 1));
+    g.setAttribute('aria-valuenow', String(s.active || 0));
+    g.setAttribute('aria-valuetext', step.label || String(s.active || 0));
+    g.dataset.posvizSlider = String(i);
+  });
+}
+
+const STEP_METHODS = ['animate', 'relayout', 'restyle', 'update'];    // what a slider's step may call
+
+function slide(c, g, key) {
+  const i = +g.dataset.posvizSlider;
+  const s = c.gd._fullLayout.sliders[i], n = s.steps.length, now = s.active || 0;
+  const to = {ArrowRight: now + 1, ArrowUp: now + 1, ArrowLeft: now - 1, ArrowDown: now - 1, Home: 0, End: n - 1,
+              PageUp: now + 5, PageDown: now - 5}[key];
+  if (to === undefined) return false;
+  const next = Math.max(0, Math.min(n - 1, to));
+  const step = s.steps[next];
+  plotlyReady().then((Plotly) => Plotly.relayout(c.gd, {[`sliders[${i}].active`]: next})
+    .then(() => (STEP_METHODS.includes(step.method) ? Plotly[step.method](c.gd, ...step.args) : null))
+    .then(() => {
+      keyboard(c);                 // plotly.js drew the slider anew: its new element gets its role and value
+      const again = c.gd.querySelectorAll('.slider-container')[i];
+      if (again && document.activeElement !== again) again.focus();
+    })).catch(() => {});
+  return true;
+}
+
+function toolbarKey(c, el, key) {
+  const buttons = [...el.closest('.modebar').querySelectorAll('.modebar-btn')];
+  const i = buttons.indexOf(el), n = buttons.length;
+  const to = {ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: n - 1}[key];
+  if (to === undefined || i < 0) return false;
+  c.toolStop = buttons[(to + n) % n];
+  buttons.forEach((b) => { b.tabIndex = b === c.toolStop ? 0 : -1; });
+  c.toolStop.focus();
+  return true;
+}
+
+function onKey(c, e) {
+  const el = e.target;
+  if (el.matches && el.matches('.modebar-btn') && toolbarKey(c, el, e.key)) {
+    e.preventDefault();
+    return;
+  }
+  if (el.matches && el.matches('.slider-container[data-posviz-slider]')) {
+    if (slide(c, el, e.key)) e.preventDefault();
+    return;
+  }
+  if ((e.key === 'Enter' || e.key === ' ') && el.matches && el.matches('.modebar-btn, .updatemenu-button')) {
+    e.preventDefault();
+    el.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    if (el.matches('.updatemenu-button')) setTimeout(() => keyboard(c), 0);
+  }
+}
+
+// The text alternative (ui.describe): a sentence per trace and a small table of the numbers, in a panel under the
+// figure that the toolbar's "in words" button opens and closes (closed, it takes no room: a scene's figure fits
+// the screen as before). Written when it is opened, and again for a new figure while it is open.
+function altToggle(c) {
+  const name = c.spec && c.spec.labels.alt;
+  return name ? c.gd.querySelector(`.modebar-btn[data-title="${CSS.escape(name)}"]`) : null;
+}
+
+function toggleAlt(c) {
+  c.altOpen = !c.altOpen;
+  c.alt.hidden = !c.altOpen;
+  writeAlt(c);
+  const b = altToggle(c);
+  if (b) b.setAttribute('aria-expanded', String(c.altOpen));
+}
+
+function writeAlt(c) {
+  const alt = c.spec && c.spec.alt;
+  if (!alt) return;
+  c.alt.setAttribute('aria-label', c.spec.labels.alt);
+  if (!c.altOpen) return;
+  const body = document.createDocumentFragment();
+  alt.sentences.forEach((text) => {
+    const p = document.createElement('p');
+    p.textContent = text;
+    body.append(p);
+  });
+  if (alt.head && alt.rows && alt.rows.length) {
+    const wrap = document.createElement('div');
+    wrap.className = 'posviz-alt-table';
+    wrap.tabIndex = 0;                         // it scrolls sideways on a phone: reachable by keyboard
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', c.spec.labels.alt);
+    const table = document.createElement('table');
+    const head = table.createTHead().insertRow();
+    alt.head.forEach((h) => { const th = document.createElement('th'); th.scope = 'col'; th.textContent = h; head.append(th); });
+    const rows = table.createTBody();
+    alt.rows.forEach((r) => { const tr = rows.insertRow(); r.forEach((v) => { tr.insertCell().textContent = v; }); });
+    wrap.append(table);
+    body.append(wrap);
+  }
+  c.alt.replaceChildren(body);
+}
+
 // ---------------------------------------------------------------- the element
+let altIds = 0;
+
 function mount(root) {
   stylesheet();
   const box = document.createElement('div');
@@ -160,10 +320,16 @@ function mount(root) {
   close.className = 'posviz-close';
   close.textContent = '\u00d7';
   close.hidden = true;
-  box.append(gd, close);
+  const alt = document.createElement('div');
+  alt.className = 'posviz-alt';
+  alt.setAttribute('role', 'region');
+  alt.id = `posviz-alt-${++altIds}`;
+  alt.hidden = true;
+  box.append(gd, close, alt);
   root.appendChild(box);
-  const c = {root, box, gd, close, bytes: null, spec: null, drawn: false, full: false};
+  const c = {root, box, gd, close, alt, altOpen: false, bytes: null, spec: null, drawn: false, full: false};
   close.addEventListener('click', () => setFull(c, false));
+  box.addEventListener('keydown', (e) => onKey(c, e));
   box.__posvizChart = c;
   observer.observe(box);
   let width = 0;
@@ -212,6 +378,7 @@ export default function (component) {
     c.box.setAttribute('aria-label', describe(lay) || c.spec.labels.figure);
     c.close.setAttribute('aria-label', c.spec.labels.close);
     c.close.title = c.spec.labels.close;
+    writeAlt(c);
     // The plot's height, in its style, from the moment its figure arrives: the page (and a scene placing the
     // figure) sees the new size before it is drawn. plotly.js's resize (a width change) relayouts with autosize,
     // which drops layout.height and reads this <div>'s height instead (0 without one: the chart collapsed).

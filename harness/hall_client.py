@@ -1,0 +1,81 @@
+"""A headless browser tab for the hall (benchmarks/bench_hall.py, tests/browser/test_cluster.py): a
+harness/ws_load.Session that also follows the page's fragments, as Streamlit's frontend does: the fragment each
+widget belongs to (a widget change reruns that fragment alone), the timers the server asks for (`auto_rerun`:
+the lecturer's live count, a student's poll) and the success boxes and metrics each run draws.
+"""
+import asyncio
+import types
+
+from harness import ws_load
+
+
+def cfg(run_timeout=60.0):
+    return types.SimpleNamespace(query="", cache=True, locale="en-US", run_timeout=run_timeout, seed=1,
+                                 mode="random", widget=None, verbose=False)
+
+
+class Tab(ws_load.Session):
+    """A ws_load session that also knows its fragments: the fragment of each widget, the timers the server
+    asks for (auto_rerun), the success boxes and metrics of the run in flight."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.widget_fragment = {}     # widget id -> fragment id
+        self.timers = {}              # fragment id -> interval (s)
+        self.fragment = ""            # the fragment the next rerun runs ("" = the whole page)
+        self.successes = []
+        self.metrics = {}
+
+    def _on_frame(self, raw, now):
+        msg = ws_load.ForwardMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") == "auto_rerun":
+            self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            el = msg.delta.new_element
+            kind = el.WhichOneof("type")
+            if kind == "alert" and el.alert.format == ws_load.Alert.SUCCESS:
+                self.successes.append(el.alert.body)
+            elif kind == "metric":
+                self.metrics[el.metric.label] = el.metric.body
+            elif kind == "radio" and msg.delta.fragment_id:
+                self.widget_fragment[el.radio.id] = msg.delta.fragment_id
+        if msg.WhichOneof("type") == "new_session" and self.fragment:
+            self._kept = (dict(self.widgets), list(self.run_widget_ids))   # a fragment run redraws only its part
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished == ws_load.FINISHED_FRAGMENT:
+            widgets, ids = getattr(self, "_kept", ({}, []))
+            super()._on_frame(raw, now)
+            self.widgets = {**widgets, **self.widgets}
+            self.run_widget_ids = list(dict.fromkeys(ids + self.run_widget_ids))
+            return
+        super()._on_frame(raw, now)
+
+    def _backmsg(self, first):
+        bm, n = super()._backmsg(first)
+        if self.fragment:
+            bm.rerun_script.fragment_id = self.fragment
+            bm.rerun_script.is_auto_rerun = self.fragment in self.timers
+        return bm, n
+
+    async def run(self, fragment="", deadline=None):
+        """One rerun: of `fragment` (its id), or of the whole page -> the ws_load RunRec."""
+        self.fragment, self.successes = fragment, []
+        try:
+            return await self.rerun("interaction" if self.runs else "initial", len(self.runs),
+                                    deadline or asyncio.get_running_loop().time() + 60)
+        finally:
+            self.fragment = ""
+
+    def voter(self):
+        return (ws_load.qs_get(self.qs, "me") or [None])[0]
+
+
+async def open_tab(i, base, path, query, deadline):
+    """A tab on /path?query through the balancer, its first run done -> the Tab (its disconnect set on failure)."""
+    c = cfg()
+    c.query = query
+    tab = Tab(i, path, c, base, base.replace("http://", "ws://") + "/_stcore/stream")
+    if not await ws_load._connect(tab, deadline):
+        return tab
+    await tab.run(deadline=deadline)
+    return tab
