@@ -207,7 +207,7 @@ def xpos_body():
     ui.plot(figs.score_curves, xp["r"], xp["curves"], key="rel_fig_xpos",
             labels=ui.labels("relative.xpos", *view.XPOS_NAMES, x="relative.ax.r", y="relative.ax.score_d",
                              title=("relative.fig.xpos", {"d": view.XPOS_HEAD_DIM, "B": scale_base})))
-    st.markdown(ui.t(f"relative.xpos.{xp['case']}", B=scale_base, **xp["said"]))
+    st.markdown(ui.t(xp["say"], **xp["said"]))
     ui.explain(xpos.xpos_zeta, xpos.apply_xpos, xpos.xpos_ones_curve)
 
 
@@ -222,7 +222,7 @@ def cope_body():
     cp = view.cope_view(sentence, count, word, sharpness, name=ui.t("w.rel_cope_text"))
     ui.plot(figs.token_matrix, cp["positions"], cp["tokens"], zmax=cp["top"], key="rel_fig_cope",
             labels=ui.labels("relative.cope", "title", "colorbar", **AX))
-    st.markdown(ui.t(f"relative.cope.{cp['case']}", **cp["said"]))
+    st.markdown(ui.t(cp["say"], **cp["said"]))
     ui.explain(cope.cope_positions, cope.count_gate_logits, cope.counted_tokens, cope.cope_position_logits)
 
 

@@ -233,24 +233,26 @@ def fire_view(train_length, multiple, num_heads, head):
 @cached
 def xpos_view(scale_base, max_distance):
     """Plain RoPE's and xPos's score of q = k = ones (head width XPOS_HEAD_DIM) against the distance, and xPos's
-    envelope: {"r", "curves": {"rope", "xpos", "envelope"}, "case": "half" (the envelope halves within the range)
-    or "nohalf", "said": {half (the first r where it is <= 1/2, or None), end (the envelope at the range's end),
-    r_max, z0, z1 (the zeta of pair 0, the fastest to decay, and of the last pair, the slowest)}}."""
+    envelope: {"r", "curves": {"rope", "xpos", "envelope"}, "say": the narration's text key, relative.xpos.half (the
+    envelope halves within the range) or .nohalf, "said": {B (the scale base), half (the first r where it is <= 1/2,
+    or None), end (the envelope at the range's end), r_max, z0, z1 (the zeta of pair 0, the fastest to decay, and
+    of the last pair, the slowest)}}."""
     r = torch.arange(max_distance + 1)                                                # [R+1]
     c = xpos.xpos_ones_curve(XPOS_HEAD_DIM, r, scale_base=scale_base)
     env = c["envelope"].numpy()
     half = np.nonzero(env <= 0.5)[0]
     zeta = xpos.xpos_zeta(XPOS_HEAD_DIM).numpy()
     return {"r": r.numpy(), "curves": {k: c[k].numpy().astype(np.float32) for k in XPOS_SERIES},
-            "case": "half" if half.size else "nohalf",
-            "said": {"half": int(half[0]) if half.size else None, "end": round(float(env[-1]), 3),
+            "say": "relative.xpos.half" if half.size else "relative.xpos.nohalf",
+            "said": {"B": scale_base, "half": int(half[0]) if half.size else None, "end": round(float(env[-1]), 3),
                      "r_max": max_distance, "z0": round(float(zeta[0]), 4), "z1": round(float(zeta[-1]), 4)}}
 
 
 @cached
 def cope_view(sentence, count, word, sharpness, *, name="sentence"):
     """CoPE's positions on a typed sentence for a head that counts `count`: {"tokens", "positions" [L,L] (NaN
-    above the diagonal), "top", "case": "said", or "no_word" (counting a word that is no token of the sentence),
+    above the diagonal), "top", "say": the narration's text key, relative.cope.said, or relative.cope.no_word
+    (counting a word that is no token of the sentence),
     "said": {L, n (tokens counted), first (the first token's position seen from the last token), last (the last
     token's own), gate_on, gate_off (sigmoid(±sharpness))}}. `name`: the sentence's name in an error message
     (the page's label of its box, in the user's language)."""
@@ -261,7 +263,7 @@ def cope_view(sentence, count, word, sharpness, *, name="sentence"):
     n = len(toks)
     past = np.arange(n)[None, :] <= np.arange(n)[:, None]                             # [L,L]
     return {"tokens": toks, "positions": _masked(p, past), "top": float(p.max()),
-            "case": "no_word" if count == "word" and not any(counted) else "said",
+            "say": "relative.cope.no_word" if count == "word" and not any(counted) else "relative.cope.said",
             "said": {"L": n, "n": int(sum(counted)), "first": round(float(p[-1, 0]), 2),
                      "last": round(float(p[-1, -1]), 2), "gate_on": round(1 / (1 + math.exp(-sharpness)), 4),
                      "gate_off": round(1 / (1 + math.exp(sharpness)), 4)}}

@@ -80,7 +80,7 @@ def test_cope_says_when_the_word_is_not_in_the_sentence():
     at = open_page("relative", "zh", rel_cope="true", rel_cope_count="word", rel_cope_word="然后")
     assert_clean(at)
     cp = V.cope_view(text.get("zh", "relative.cope.default"), "word", "然后", 8.0)
-    assert cp["case"] == "no_word" and text.get("zh", "relative.cope.no_word", **cp["said"]) in _md(at)
+    assert cp["say"] == "relative.cope.no_word" and text.get("zh", "relative.cope.no_word", **cp["said"]) in _md(at)
     at.text_input(key="rel_cope_word").set_value("猫").run()
     assert_clean(at)
     assert text.get("zh", "relative.cope.no_word")[:8] not in _md(at) and "**2**" in _md(at)

@@ -66,10 +66,10 @@ def test_fire_scene():
 def test_xpos_scene():
     v = SCENE["xpos"]
     xp = V.xpos_view.uncached(v["rel_xpos_base"], v["rel_xpos_range"])
-    assert xp["case"] == "half" and xp["said"]["half"] == 832 and xp["said"]["end"] == 0.14
+    assert xp["say"] == "relative.xpos.half" and xp["said"]["half"] == 832 and xp["said"]["end"] == 0.14
     for lang in text.LANGS:
         assert "832" in say("xpos", lang) and "0.14" in say("xpos", lang) and "4096" in say("xpos", lang)
-    assert V.xpos_view.uncached(4096, 256)["case"] == "nohalf"
+    assert V.xpos_view.uncached(4096, 256)["say"] == "relative.xpos.nohalf"
 
 
 @pytest.mark.parametrize("lang", text.LANGS)
@@ -98,11 +98,11 @@ def test_cope_word_not_in_the_sentence_is_said(sharpness):
     L x that gate from the last; a word carrying its punctuation ("sat.") is found as "sat"."""
     cp = V.cope_view.uncached("The cat sat. The dog ran!", "word", "zebra", sharpness)
     s = cp["said"]
-    assert cp["case"] == "no_word" and s["n"] == 0 and s["L"] == 6
+    assert cp["say"] == "relative.cope.no_word" and s["n"] == 0 and s["L"] == 6
     assert s["first"] == pytest.approx(s["L"] * s["gate_off"], abs=0.01)
     found = V.cope_view.uncached("The cat sat. The dog ran!", "word", "Sat", sharpness)
-    assert found["case"] == "said" and found["said"]["n"] == 1
-    assert V.cope_view.uncached("The cat sat.", "sentences", "zebra", sharpness)["case"] == "said"
+    assert found["say"] == "relative.cope.said" and found["said"]["n"] == 1
+    assert V.cope_view.uncached("The cat sat.", "sentences", "zebra", sharpness)["say"] == "relative.cope.said"
 
 
 def test_bad_sentences_are_refused_in_the_users_language():
