@@ -1,5 +1,6 @@
 """KV cache: prefill + decode against the full forward, the correct cache and its wrong ones, per dtype; a
-streaming cache of attention sinks + a window; gpt-oss's learned sink logits.
+streaming cache of attention sinks + a window; gpt-oss's learned sink logits; keys evicted from the middle of the
+cache; a tree of speculative drafts verified in one pass.
 
 The page's sections after the controls, in the order the user sees them, then the script that draws the
 controls and runs them."""
@@ -7,7 +8,8 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import kv_cache as figs
-from posviz.lab import kv_cache, streaming
+from posviz.figures import relative as rfigs
+from posviz.lab import eviction, kv_cache, speculative, streaming
 from posviz.views import kv_cache as view
 
 MODE_KEYS = {f"mode.{m}": f"w.kv_modes.{m}" for m in view.MODES}   # the figures' labels of the modes: text keys
@@ -167,6 +169,64 @@ def sinks_section(L, setup):
             sinks_body(L, setup)
 
 
+def evict_body():
+    """Keys dropped from the middle: keep their positions, renumber them, or let the query count the cache."""
+    c = st.columns(4)
+    prompt = ui.slider("kv_ev_P", 4, view.EVICT_MAX_PROMPT, 24, col=c[0])
+    start = ui.slider("kv_ev_start", 0, view.EVICT_MAX_START, 8, col=c[1])
+    count = ui.slider("kv_ev_count", 0, view.EVICT_MAX_COUNT, 6, col=c[2])
+    policy = ui.radio("kv_ev_policy", view.EVICT_POLICIES, "span", col=c[3])
+    ev = view.evicted(prompt, start, count, policy)
+    modes = {f"mode.{m}": f"kv_cache.evict.mode.{m}" for m in view.EVICT_MODES}
+    ui.table({ui.t("kv_cache.summary.mode"): [ui.t(f"kv_cache.evict.mode.{m}") for m in view.EVICT_MODES],
+              ui.t("kv_cache.evict.vs_full"): [f"{ev['max_error'][m]:.2e}" for m in view.EVICT_MODES],
+              ui.t("kv_cache.evict.vs_keep"): [f"{ev['max_position_error'][m]:.2e}" for m in view.EVICT_MODES]},
+             static=True)
+    ui.plot(figs.error_figure, ev["positions"], ev["position_errors"], prefill_length=prompt,
+            precision=ev["errors"]["keep"], key="kv_evict_errors",
+            labels=ui.labels("kv_cache.fig.evict", "title", prefill="kv_cache.fig.evict.prompt",
+                             precision="kv_cache.fig.evict.itself", x="kv_cache.fig.error.x", y="kv_cache.fig.error.y",
+                             **modes))
+    ui.plot(figs.positions_figure, ev["last_query"], ev["last_keys"], key="kv_evict_positions",
+            labels=ui.labels("kv_cache.fig.pos", "x", "y", "query", title=("kv_cache.fig.evict.pos", ev["said"]),
+                             **modes))
+    st.markdown(ui.t(f"kv_cache.evict.said.{ev['case']}", **ev["said"]))
+    ui.explain(eviction.eviction_positions, eviction.evicted_decode, eviction.evicted_tokens, eviction.h2o_scores,
+               eviction.compare_eviction)
+    st.markdown(ui.t("kv_cache.evict.stacks"))
+
+
+def tree_body():
+    """A tree of drafts in one pass: position ids by depth and the tree mask, against the two bugs."""
+    c = st.columns(3)
+    prefix = ui.slider("kv_tree_P", 1, view.TREE_MAX_PREFIX, 6, col=c[0])
+    shape = ui.select("kv_tree_shape", view.TREE_SHAPES, "2x2", col=c[1])
+    setup = ui.radio("kv_tree_setup", view.TREE_SETUPS, "correct", col=c[2])
+    tr = view.tree(prefix, shape, setup)
+    ui.plot(rfigs.matrix, tr["shown_mask"], tr["labels"], tr["key_labels"], scale="mask", zmin=0, zmax=1,
+            showscale=False, text_cols=0, title_at="phone", key="kv_tree_mask",
+            labels=ui.labels("kv_cache.fig.tree", "x", "y", title=(f"kv_cache.fig.tree.mask.{setup}", tr["said"])))
+    ui.plot(figs.error_figure, tr["nodes"], tr["errors"], prefill_length=None, key="kv_tree_errors",
+            labels=ui.labels(title="kv_cache.fig.tree.errors", x="kv_cache.fig.tree.node", y="kv_cache.fig.error.y",
+                             **{f"mode.{s}": f"w.kv_tree_setup.{s}" for s in view.TREE_SETUPS}))
+    st.markdown(ui.t("kv_cache.tree.said", **tr["said"]))
+    ui.explain(speculative.tree_position_ids, speculative.tree_mask, speculative.tree_attention,
+               speculative.branch_reference)
+    st.markdown(ui.t("kv_cache.tree.stacks"))
+
+
+@ui.section
+def deep_dive(name, body):
+    """A serving case (evicted keys, draft trees): its heading, a teaser, and a deep dive whose body runs only open."""
+    st.subheader(ui.t(f"kv_cache.{name}.title"))
+    st.caption(ui.t(f"kv_cache.{name}.teaser"))
+    with ui.more(f"kv_{name}") as box:
+        if box.open:
+            st.markdown(ui.t(f"kv_cache.{name}.md"))
+            with ui.guard():
+                body()
+
+
 ui.header("kv_cache")
 
 c = st.columns(3)
@@ -195,3 +255,5 @@ st.markdown(ui.t("kv_cache.diagram"))
 st.markdown(ui.t("kv_cache.advice"))
 stream_section(setup)
 sinks_section(L, setup)
+deep_dive("evict", evict_body)
+deep_dive("tree", tree_body)

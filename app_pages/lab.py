@@ -1,4 +1,5 @@
-"""The toy attention lab: a batch of two sentences, position-id schemes and every bug of §13 as a switch.
+"""The toy attention lab: a batch of two sentences, position-id schemes and every bug of §13 as a switch; RoPE's
+angles in low precision along the whole context.
 
 The page's sections after the controls, in the order the user sees them, then the script that draws the
 controls and runs them."""
@@ -6,7 +7,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import lab as figs
-from posviz.lab import loss, packing, toy_layer, toy_model
+from posviz.lab import angle_precision, loss, packing, toy_layer, toy_model
 from posviz.pe import position_ids
 from posviz.views import lab as view
 
@@ -183,6 +184,24 @@ def loss_section(sent_a, settings, method):
         ui.explain(loss.next_token_labels, loss.next_token_loss)
 
 
+def angles_section(dtype, head_dim, offset):
+    """8 · RoPE's angles computed in the low-precision dtype, along positions 0..offset, against float32 and
+    against float32 angles whose cos and sin are stored low (a deep dive: runs only when open)."""
+    st.subheader(ui.t("lab.angles.title"))
+    st.caption(ui.t("lab.angles.teaser"))
+    with ui.more("lab_angles") as box:
+        if box.open:
+            st.markdown(ui.t("lab.angles.md"))
+            with ui.guard():
+                an = view.angles(dtype, head_dim, offset)
+                ui.plot(figs.phase_error_figure, an["x"], an["lines"], key="lab_angles_fig",
+                        labels=ui.labels("lab.angles", "x", "y", "pi", *view.ANGLE_NAMES,
+                                         title=("lab.angles.fig", an["said"])))
+                st.markdown(ui.t(f"lab.angles.said.{an['case']}", **an["said"]))
+                ui.explain(angle_precision.rope_phase_error, angle_precision.phase_error_envelope)
+                st.markdown(ui.t("lab.angles.stacks"))
+
+
 ui.header("lab")
 
 # ---------------------------------------------------------------- 1 · batch and model
@@ -227,3 +246,4 @@ with ui.guard():
 summary(sent_a, sent_b, settings, method, layout, scheme, bugs)
 pack_section(sent_a, sent_b, settings, method, layout, names, head)
 loss_section(sent_a, settings, method)
+angles_section(dtype, head_dim, offset)

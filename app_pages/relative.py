@@ -1,4 +1,5 @@
-"""Relative positions: distance matrix, Shaw clipping, T5 buckets, ALiBi, causal mask / NoPE.
+"""Relative positions: distance matrix, Shaw clipping, T5 buckets, ALiBi, causal mask / NoPE; the rest of the family
+(Transformer-XL, DeBERTa, FIRE and KERPLE, xPos, CoPE), each a deep dive.
 
 The page's sections, in the order the user sees them (each returns what the side-by-side panels reuse,
 None where its input was refused), then the script that draws the controls and runs them."""
@@ -6,6 +7,7 @@ import streamlit as st
 
 from posviz import ui
 from posviz.figures import relative as figs
+from posviz.pe import cope, deberta, fire, transformer_xl, xpos
 from posviz.pe import relative as rel
 from posviz.views import relative as view
 
@@ -147,6 +149,95 @@ def side_by_side(pos, sh, k, t5, al):
                        rel.alibi_head_bias)
 
 
+def xl_body(L, past):
+    """8 · Transformer-XL: the score of the terms kept (drop any of the four), then the relative shift."""
+    keep = ui.multiselect("rel_xl_terms", view.XL_TERMS, view.XL_TERMS)
+    xl = view.transformer_xl_view(L, past, keep)
+    ui.plot(figs.matrix, xl["score"], xl["query_pos"], xl["key_pos"], text_cols=0, key="rel_fig_xl_score",
+            **xl["score_z"], labels=ui.labels("relative.xl", "title", "colorbar", **AX))
+    ui.explain(transformer_xl.xl_relative_encoding, transformer_xl.xl_terms, transformer_xl.xl_score)
+    st.subheader(ui.t("relative.xl.shift.title"))
+    for cell, name in zip(st.columns(2), ("raw", "shifted")):
+        with cell:
+            ui.plot(figs.matrix, xl[name], xl["query_pos"], xl["key_pos"], text_cols=0, key=f"rel_fig_xl_{name}",
+                    **xl["shift_z"], labels=ui.labels(x=f"relative.ax.xl_{name}", y=AX["y"],
+                                                      title=f"relative.fig.xl.{name}", colorbar="relative.cb.score"))
+    st.markdown(ui.t("relative.xl.costs", **xl["said"]))
+    ui.explain(transformer_xl.rel_shift, transformer_xl.xl_position_scores, transformer_xl.rel_shift_costs)
+
+
+def deberta_body(L):
+    """9 · DeBERTa: the log buckets of the relative position, and the three terms of the score."""
+    c = st.columns(2)
+    k = ui.select_slider("rel_deb_k", view.DEBERTA_BUCKETS, 16, col=c[0])
+    top = ui.select_slider("rel_deb_max", view.DEBERTA_MAX_POSITIONS, 64, col=c[1])
+    db = view.deberta_view(L, k, top)
+    ui.plot(figs.t5_step, db["curve_d"], db["curve_row"], **db["step"], key="rel_fig_deb_bucket",
+            labels=ui.labels("relative.deb", "trace", "exact", "log", "title", "x", "y",
+                             max=("relative.deb.max", {"md": top})))
+    for cell, term in zip(st.columns(3), deberta.TERMS):
+        with cell:
+            ui.plot(figs.matrix, db["terms"][term], db["pos"], db["pos"], text_cols=0, key=f"rel_fig_deb_{term}",
+                    **db["z"],
+                    labels=ui.labels(**AX, title=f"relative.fig.deb.{term}", colorbar="relative.cb.score"))
+    st.markdown(ui.t("relative.deb.counts", **db["said"]))
+    ui.explain(deberta.deberta_log_bucket, deberta.deberta_relative_index, deberta.deberta_terms)
+
+
+def fire_body(al):
+    """10 · FIRE and KERPLE: learned functions of the distance, fitted at the training length, against ALiBi and T5
+    beyond it."""
+    c = st.columns(2)
+    n = ui.slider("rel_fire_train", 16, 256, 64, col=c[0])
+    times = ui.select_slider("rel_fire_mult", view.FIRE_MULTIPLES, 4, col=c[1])
+    fr = view.fire_view(n, times, *view.alibi_head(al))
+    ui.plot(figs.bias_curves, fr["distance"], fr["curves"], **fr["marks"], key="rel_fig_fire",
+            labels=ui.labels("relative.fire", *view.FIRE_NAMES, x="relative.ax.back", y="relative.ax.bias",
+                             title=("relative.fig.fire", fr["said"]), train=("relative.fire.train", fr["said"])))
+    st.markdown(ui.t("relative.fire.numbers", **fr["said"]))
+    ui.explain(fire.fire_inputs, fire.fire_mlp, fire.kerple_log, fire.fit_to_bias, fire.biases_at)
+
+
+def xpos_body():
+    """11 · xPos: RoPE with an explicit exponential decay per pair, against plain RoPE's decay."""
+    c = st.columns(2)
+    scale_base = ui.select_slider("rel_xpos_base", view.XPOS_BASES, 512, col=c[0])
+    reach = ui.select_slider("rel_xpos_range", view.XPOS_RANGES, 4096, col=c[1])
+    xp = view.xpos_view(scale_base, reach)
+    ui.plot(figs.score_curves, xp["r"], xp["curves"], key="rel_fig_xpos",
+            labels=ui.labels("relative.xpos", *view.XPOS_NAMES, x="relative.ax.r", y="relative.ax.score_d",
+                             title=("relative.fig.xpos", {"d": view.XPOS_HEAD_DIM, "B": scale_base})))
+    st.markdown(ui.t(xp["say"], **xp["said"]))
+    ui.explain(xpos.xpos_zeta, xpos.apply_xpos, xpos.xpos_ones_curve)
+
+
+def cope_body():
+    """12 · CoPE: positions counted by gates on the context, on a sentence the student types."""
+    sentence = ui.text_input("rel_cope_text", ui.t("relative.cope.default"), max_chars=view.COPE_MAX_CHARS)
+    c = st.columns(3)
+    count = ui.radio("rel_cope_count", view.COPE_COUNTS, "sentences", col=c[0])
+    word = ui.text_input("rel_cope_word", ui.t("relative.cope.default_word"), max_chars=view.COPE_MAX_WORD, col=c[1],
+                         disabled=count != "word")
+    sharpness = ui.slider("rel_cope_sharp", 0.0, view.COPE_MAX_SHARPNESS, 8.0, step=0.5, col=c[2])
+    cp = view.cope_view(sentence, count, word, sharpness, name=ui.t("w.rel_cope_text"))
+    ui.plot(figs.token_matrix, cp["positions"], cp["tokens"], zmax=cp["top"], key="rel_fig_cope",
+            labels=ui.labels("relative.cope", "title", "colorbar", **AX))
+    st.markdown(ui.t(cp["say"], **cp["said"]))
+    ui.explain(cope.cope_positions, cope.count_gate_logits, cope.counted_tokens, cope.cope_position_logits)
+
+
+@ui.section
+def family(name, body, *args):
+    """8-12 · one more member of the family: its heading, a teaser, and a deep dive whose body runs only open."""
+    st.header(ui.t(f"relative.h.{name}"))
+    st.caption(ui.t(f"relative.{name}.teaser"))
+    with ui.more(f"rel_{name}") as box:
+        if box.open:
+            st.markdown(ui.t(f"relative.{name}.md"))
+            with ui.guard():
+                body(*args)
+
+
 ui.header("relative")
 txt = 22 if ui.present() else 11      # px of the numbers printed in small heatmaps (projector: >= 22)
 c = st.columns(3)
@@ -174,3 +265,8 @@ section("tables")
 for name in ("methods", "boundary"):
     st.subheader(ui.t(f"relative.table.{name}.title"))
     st.markdown(ui.t(f"relative.table.{name}"))
+family("xl", xl_body, L, past)
+family("deberta", deberta_body, L)
+family("fire", fire_body, al)
+family("xpos", xpos_body)
+family("cope", cope_body)

@@ -16,10 +16,14 @@ MODE_COLORS = {"correct": style.PALETTE[2], "restart": style.PALETTE[3], "rerota
                "rotate_on_read": style.PALETTE[4],
                # the streaming cache's modes and gpt-oss's sink modes
                "on_read": style.PALETTE[2], "shift": style.PALETTE[5], "global": style.PALETTE[0],
-               "stale": style.PALETTE[3], "ignored": style.PALETTE[3], "scaled": style.PALETTE[1]}
+               "stale": style.PALETTE[3], "ignored": style.PALETTE[3], "scaled": style.PALETTE[1],
+               # evicted caches and draft trees (issue 37)
+               "keep": style.PALETTE[2], "renumber": style.PALETTE[1], "cache_count": style.PALETTE[3],
+               "consecutive": style.PALETTE[3], "causal": style.PALETTE[1]}
 MODE_SYMBOLS = {"correct": "circle", "restart": "x", "rerotate": "diamond", "rotate_on_read": "square",
                 "on_read": "circle", "shift": "cross", "global": "triangle-up", "stale": "x",
-                "ignored": "x", "scaled": "diamond"}
+                "ignored": "x", "scaled": "diamond", "keep": "circle", "renumber": "diamond", "cache_count": "x",
+                "consecutive": "x", "causal": "diamond"}
 CONTRACT_COLORS = {"reassigned": style.PALETTE[2], "global": style.PALETTE[0]}
 FLOOR = 1e-9   # exact zeros are drawn here on the log axis
 

@@ -159,3 +159,22 @@ def pad_loss_figure(pads, ignored, kept, current, *, labels, height=420):
     notes = [{"text": escape(labels["now"]), "x": current, "xref": "x", "xanchor": "left", "y": 1, "yref": "y domain",
               "yanchor": "top", "showarrow": False}]
     return figure(data, style.layout(labels, height=height, legend_at="below", shapes=shapes, annotations=notes))
+
+
+def phase_error_figure(x, lines, *, labels, height=460):
+    """The largest phase error of RoPE's angles in each block of positions, one line per way of computing them,
+    on a log axis; pi (a phase that is noise) dashed. lines: {mode: [B]}; labels: title, x, y, pi, name.<mode>."""
+    colors = {"float32": style.PALETTE[2], "cos_sin_lowp": style.PALETTE[0], "angle_lowp": style.PALETTE[3]}
+    data = []
+    for mode, y in lines.items():
+        xs, ys = style.line_xy(np.asarray(x), np.maximum(np.asarray(y, dtype=np.float64), 1e-9))
+        data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": style.escape(labels[f"name.{mode}"]),
+                     "line": {"color": colors.get(mode, style.PALETTE[7]), "width": 2.5},
+                     "hovertemplate": "m≈%{x}<br>%{y:.3g} rad<extra>%{fullData.name}</extra>"})
+    pi = [{"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": np.pi, "y1": np.pi, "yref": "y",
+           "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
+    note = [{"text": style.escape(labels["pi"]), "showarrow": False, "x": 0.01, "xref": "x domain", "xanchor": "left",
+             "y": float(np.log10(np.pi)), "yref": "y", "yanchor": "bottom"}]
+    return style.figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=pi,
+                                           annotations=note, yaxis={"type": "log", "exponentformat": "power",
+                                                                    "range": [-9, 1]}))

@@ -45,12 +45,12 @@ def _ticks(n):
 
 
 def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=None, showscale=True,
-           text_cols=TEXT_COLS, text_size=11, max_cells=PANEL_CELLS, height=440):
+           text_cols=TEXT_COLS, text_size=11, max_cells=PANEL_CELLS, height=440, title_at="toolbar"):
     """One [L,S] heatmap: rows are query positions i (right-aligned, downwards), columns key positions j.
 
     labels: title, x, y, colorbar. scale: "diverging" (zmid 0, symmetric range unless zmin/zmax are
     given), "sequential", "oranges" or "mask" (two colours). Numbers in the cells (text_size px) when
-    small (text_cols=0: never)."""
+    small (text_cols=0: never). title_at: style.layout's ("phone" wraps a sentence-long title)."""
     z = np.asarray(z)
     if scale == "diverging" and zmin is None:
         zmin, zmax = style.symmetric_range(z)
@@ -67,7 +67,8 @@ def matrix(z, query_pos, key_pos, *, labels, scale="diverging", zmin=None, zmax=
     text = _cell_text(z, text_cols)
     if text is not None:
         trace.update(text=text, texttemplate="%{text}", textfont={"size": text_size})
-    return figure([trace], style.layout(labels, height=height, **PLACES, xaxis={"side": "bottom", **_ticks(z.shape[1])},
+    return figure([trace], style.layout(labels, height=height, **{**PLACES, "title_at": title_at},
+                                        xaxis={"side": "bottom", **_ticks(z.shape[1])},
                                         yaxis={"autorange": "reversed", **_ticks(z.shape[0])}))
 
 
@@ -138,3 +139,63 @@ def weight_line(query_pos, weight, *, labels, height=440):
              "line": {"color": style.PALETTE[3], "width": 2.5},
              "hovertemplate": "i=%{x}<br>1/(i+1)=%{y:.4g}<extra></extra>"}]
     return figure(data, style.layout(labels, height=height, **PLACES, yaxis={"rangemode": "tozero"}))
+
+
+# ---------------------------------------------------------------- the rest of the family (issue 37)
+SCHEME_COLORS = {"alibi": style.PALETTE[7], "t5": style.PALETTE[1], "kerple": style.PALETTE[2],
+                 "fire": style.PALETTE[0], "rope": style.PALETTE[7], "xpos": style.PALETTE[3],
+                 "envelope": style.PALETTE[3]}
+SCHEME_DASHES = {"alibi": "dash", "kerple": "dot", "envelope": "dot"}
+# the family's titles are sentences: wrapped under plotly's toolbar to fit a phone (style.layout's "phone")
+WRAPPED = {"title_at": "phone", "legend_at": "bottom", "margin": {"b": 40}}
+
+
+def _lines(x, series, labels, hover):
+    """One scatter line per series (name from labels["name.<key>"]), decimated, house colours and dashes."""
+    out = []
+    for key, y in series.items():
+        xs, ys = style.line_xy(np.asarray(x), np.asarray(y, dtype=np.float64))
+        out.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": style.escape(labels[f"name.{key}"]),
+                    "line": {"color": SCHEME_COLORS.get(key), "width": 2.5, "dash": SCHEME_DASHES.get(key, "solid")},
+                    "hovertemplate": hover})
+    return out
+
+
+def bias_curves(distance, curves, *, train_length, labels, train_curve=None, height=480):
+    """The bias each scheme gives one query against its keys d = 0, 1, ... back; the training length marked
+    (a dashed line), and FIRE's curve of the last training query (a wide pale band) when given.
+
+    curves: {scheme: [D]}; labels: title, x, y, train, name.<scheme>, name.fire_train."""
+    data = _lines(distance, curves, labels, "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
+    if train_curve is not None:
+        data += _lines(np.arange(len(train_curve)), {"fire_train": train_curve}, labels,
+                       "d=%{x}<br>b=%{y:.3f}<extra>%{fullData.name}</extra>")
+        data[-1]["line"].update(width=9, color=SCHEME_COLORS["fire"])    # a band: the others agree inside it
+        data[-1]["opacity"] = 0.3
+    mark = [{"type": "line", "x0": train_length - 0.5, "x1": train_length - 0.5, "xref": "x", "y0": 0, "y1": 1,
+             "yref": "y domain", "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
+    note = [{"text": style.escape(labels["train"]), "showarrow": False, "x": train_length - 0.5, "xref": "x",
+             "xanchor": "right", "y": 0.02, "yref": "y domain", "yanchor": "bottom"}]
+    return figure(data, style.layout(labels, height=height, **WRAPPED, shapes=mark, annotations=note))
+
+
+def score_curves(r, series, *, labels, height=460):
+    """Scores against the distance r, one line per series (xPos against plain RoPE, and xPos's envelope).
+
+    series: {key: [R]}; labels: title, x, y, name.<key>."""
+    data = _lines(r, series, labels, "r=%{x}<br>%{y:.4f}<extra>%{fullData.name}</extra>")
+    axis = {"zeroline": True, "zerolinecolor": "#888"}
+    return figure(data, style.layout(labels, height=height, **WRAPPED, yaxis=axis))
+
+
+def token_matrix(z, tokens, *, labels, zmax, height=460):
+    """A [L,L] matrix over a sentence's tokens (queries down, keys across), NaN cells blank; its numbers in the
+    hover (cells of a sentence are too narrow for projector-sized numbers). labels: title, x, y, colorbar."""
+    z = np.asarray(z, dtype=np.float32)
+    ticks = style.token_labels(tokens)
+    trace = {"type": "heatmap", "z": z, "x": ticks, "y": ticks, "colorscale": SCALES["sequential"], "zmin": 0.0,
+             "zmax": float(max(zmax, 1.0)), "hovertemplate": "%{y} → %{x}<br>%{z:.3f}<extra></extra>",
+             "colorbar": {"title": {"text": labels.get("colorbar", ""), "side": "right"}, "thickness": 14, "len": 1.0}}
+    axis = {"tickangle": -45, "automargin": True}
+    return figure([trace], style.layout(labels, height=height, title_at="phone", legend_at=None, xaxis=axis,
+                                        yaxis={"autorange": "reversed", "automargin": True}))

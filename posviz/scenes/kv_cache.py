@@ -34,3 +34,9 @@ SCENES = {"kv_cache": [
     _scene("stale", "kv_stream_errors", **{**_STREAMING, "kv_stream": True, "kv_stream_modes": ["on_read", "stale"]}),
     _scene("sinks", "kv_sink_mass", **{**_STREAMING, "kv_L": 16, "kv_sinks": True, "kv_sink": 2.0}),
 ]}
+
+# Positions in today's serving (issue 37): evicted keys and a tree of drafts, each opening its deep dive; appended.
+SCENES["kv_cache"] += [
+    _scene("evict", "kv_evict_errors", kv_evict=True, kv_ev_P=24, kv_ev_start=8, kv_ev_count=6, kv_ev_policy="span"),
+    _scene("tree", "kv_tree_errors", kv_tree=True, kv_tree_P=6, kv_tree_shape="2x2", kv_tree_setup="consecutive"),
+]

@@ -34,3 +34,9 @@ SCENES = {"lab": [
     _scene("lowp", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True,
            lab_dtype="bfloat16", lab_offset=8192, lab_row=1, lab_head=0),
 ]}
+
+# RoPE's angles in low precision along the context (issue 37): opens its deep dive; appended.
+SCENES["lab"] += [
+    _scene("angles", "lab_angles_fig", lab_method="rope", lab_side="left", lab_scheme="mask", lab_lowp=True,
+           lab_dtype="bfloat16", lab_offset=8192, lab_angles=True, lab_row=1, lab_head=0),
+]

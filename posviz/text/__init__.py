@@ -10,7 +10,8 @@ from importlib import import_module
 
 LANGS = ("en", "zh")
 TOPICS = ("common", "errors", "hall", "overview", "sinusoidal", "relative", "rope", "decay", "extrapolation",
-          "models", "frontier", "lab", "kv_cache", "checks", "length", "remember")
+          "models", "frontier", "lab", "kv_cache", "checks", "length", "remember",
+          "family", "serving")     # the relative family's deep dives; evicted caches, draft trees, angles
 
 
 def _load():

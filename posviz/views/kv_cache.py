@@ -6,7 +6,9 @@ Plain arguments in, plain numbers / lists / dicts out.
 """
 import math
 
-from posviz.lab import kv_cache, streaming
+import numpy as np
+
+from posviz.lab import eviction, kv_cache, speculative, streaming
 from posviz.pe import rope
 from posviz.views import cached
 
@@ -145,3 +147,68 @@ def argmax(length, prefill_length, seed=0, *, heads=2, head_dim=16, layout="inte
     """kv_cache.argmax_check of every mode (float32): the next-token argmax of the decode against the full
     forward's per decoded step, beside the step's largest output error."""
     return kv_cache.argmax_check(length, prefill_length, heads=heads, head_dim=head_dim, seed=seed, layout=layout)
+
+
+# ---------------------------------------------------------------- evicted caches and draft trees (issue 37)
+EVICT_MODES = eviction.EVICT_MODES
+EVICT_POLICIES = eviction.POLICIES
+EVICT_MAX_PROMPT = 96
+EVICT_MAX_START, EVICT_MAX_COUNT = EVICT_MAX_PROMPT - 2, EVICT_MAX_PROMPT - 1     # the page's slider ranges
+EVICT_STEPS = 16           # decode steps after the eviction
+EVICT_LISTED = 8           # evicted tokens the page lists by number
+TREE_SHAPES = tuple(speculative.TREE_SHAPES)
+TREE_SETUPS = tuple(speculative.SETUPS)
+TREE_MAX_PREFIX = 32
+
+
+def eviction_span(prompt_length, start, count):
+    """The page's (start, count) as the span (a, b) of evicted prompt tokens, clamped inside the prompt: the
+    prompt's last token is never evicted (the first decoded token reads it as its neighbour)."""
+    a = min(int(start), prompt_length - 2)
+    return a, min(a + int(count), prompt_length - 1)
+
+
+@cached
+def evicted(prompt_length, start, count, policy, *, heads=2, head_dim=16):
+    """eviction.compare_eviction, plus what the page draws and states: `case` (the policy, or "none" when nothing
+    is evicted), `last_query` / `last_keys` ({mode: the
+    positions of the last decode step}) and `said` {P, n (tokens evicted), a, b (the span asked for), cache (prompt
+    tokens left), last (b - 1), which (the evicted tokens, the first EVICT_LISTED), t (the last decoded token),
+    keep (max error of "keep" against the full forward), renumber,
+    cache_count (their largest error against "keep": what their positions add), q_keep, q_moved (the last
+    query's position under "keep" and under the other two)}."""
+    a, b = eviction_span(prompt_length, start, count)
+    res = eviction.compare_eviction(prompt_length, EVICT_STEPS, (a, b), policy=policy, heads=heads, head_dim=head_dim)
+    n = len(res["evicted"])
+    res["case"] = policy if n else "none"
+    res["last_query"] = {m: res["last"][m]["query"] for m in EVICT_MODES}
+    res["last_keys"] = {m: res["last"][m]["keys"] for m in EVICT_MODES}
+    shown = ", ".join(str(s) for s in res["evicted"][:EVICT_LISTED]) + (" …" if n > EVICT_LISTED else "")
+    res["said"] = {"P": prompt_length, "n": n, "a": a, "last": b - 1, "which": shown or "—", "cache": prompt_length - n,
+                   "t": prompt_length + EVICT_STEPS - 1, "keep": res["max_error"]["keep"],
+                   "renumber": res["max_position_error"]["renumber"],
+                   "cache_count": res["max_position_error"]["cache_count"],
+                   "q_keep": int(res["last_query"]["keep"]), "q_moved": int(res["last_query"]["renumber"])}
+    return res
+
+
+@cached
+def tree(prefix_length, shape, setup, *, heads=2, head_dim=16):
+    """speculative.compare_tree, plus what the page draws and states: `labels` (one per node: "n3·p7", its
+    position id in the chosen setup), `key_labels` (the prefix's positions, then the node labels), `shown_mask`
+    [N, P+N] (float32) of the chosen setup, `nodes` (0..N-1) and `said` {N, P, depth, wrong_ids, wrong_mask (how
+    many nodes each bug gets wrong), first_ids (the first node the consecutive ids get wrong), max_ids,
+    max_mask}."""
+    res = speculative.compare_tree(prefix_length, shape, heads=heads, head_dim=head_dim)
+    scheme, kind = speculative.SETUPS[setup]
+    ids = res["position_ids"][scheme]
+    labels = [f"n{n}·p{p}" for n, p in enumerate(ids)]
+    wrong = res["wrong"]
+    res.update(labels=labels, key_labels=[f"p{p}" for p in range(prefix_length)] + labels,
+               shown_mask=np.asarray(res["mask"][kind], dtype=np.float32), nodes=list(range(len(ids))),
+               said={"N": len(ids), "P": prefix_length, "depth": max(res["depths"]),
+                     "wrong_ids": len(wrong["consecutive"]), "wrong_mask": len(wrong["causal"]),
+                     "first_ids": wrong["consecutive"][0] if wrong["consecutive"] else "—",
+                     "max_ids": res["max_error"]["consecutive"], "max_mask": res["max_error"]["causal"],
+                     "max_ok": res["max_error"]["correct"]})
+    return res

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from posviz.lab import loss, packing, tokens, toy_model
+from posviz.lab import angle_precision, loss, packing, tokens, toy_model
 from posviz.pe import position_ids
 from posviz.validate import check_choice, check_int
 from posviz.views import cached
@@ -329,3 +329,32 @@ def pad_row(row, pads, side):
     """A one-sentence Batch with `pads` pad tokens added on `side` -> (token ids [1, n + pads], words)."""
     return loss.padded(row.token_ids, pads, side), ([tokens.PAD] * pads + row.tokens[0] if side == "left"
                                                     else row.tokens[0] + [tokens.PAD] * pads)
+
+
+# ---------------------------------------------------------------- angles in low precision (issue 37)
+ANGLE_MODES = angle_precision.ANGLE_MODES
+ANGLE_NAMES = tuple(f"name.{m}" for m in ANGLE_MODES)     # the figure's label names
+ANGLE_BINS = 400          # points of each line: the largest error in each block of positions
+
+
+@cached
+def angles(dtype, head_dim, max_position):
+    """The phase error of RoPE's angles along positions 0..max_position under each way of computing them:
+    {"x": block starts [B], "lines": {mode: largest |error| per block [B]}, "case": "noise" (the low-precision
+    angle's error passes pi/2 within the range), "drift" (0.1 rad, not pi/2) or "small" (not even 0.1),
+    "said": {dtype, d, m, f32, table, lowp (each mode's largest error, rad), first (the first position where the
+    low-precision angle is off by more than 0.1 rad, or "—"), half (... by more than pi/2, or "—")}}."""
+    out = {"lines": {}}
+    said = {"dtype": dtype, "d": head_dim, "m": max_position}
+    for mode, name in zip(ANGLE_MODES, ("f32", "table", "lowp")):
+        err = angle_precision.rope_phase_error(max_position, head_dim, dtype, mode)
+        x, y = angle_precision.phase_error_envelope(err, ANGLE_BINS)
+        out["x"] = x.numpy()
+        out["lines"][mode] = y.numpy()
+        said[name] = float(y.max())
+        if mode == "angle_lowp":
+            first, half = (angle_precision.first_position_above(err, v) for v in (0.1, math.pi / 2))
+            said.update(first="—" if first is None else first, half="—" if half is None else half)
+            out["case"] = "noise" if half is not None else "drift" if first is not None else "small"
+    out["said"] = said
+    return out

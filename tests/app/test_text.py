@@ -50,7 +50,7 @@ def test_chinese_strings_are_chinese():
 
 def test_scenes_are_well_formed_and_refer_to_page_widgets():
     for page, items in scenes.SCENES.items():
-        assert 2 <= len(items) <= 8, page
+        assert 2 <= len(items) <= 11, page    # 11: /relative's six, then one per deep dive of the family (issue 37)
         tree = ast.parse((ROOT / "app_pages" / f"{page}.py").read_text(encoding="utf-8"))
         literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         prefixes = {n.values[0].value for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)

@@ -7,14 +7,16 @@ import re
 
 import pytest
 
-from harness.apptest import assert_clean, figures, open_page
+from harness.apptest import assert_clean, charts, figures, open_page
 from posviz import scenes, text
 from posviz.pe import relative as rel
 from posviz.text import relative as T
 from posviz.ui.plotting import formulas
+from posviz.views import relative as V
 
 PAGE = pathlib.Path(__file__).resolve().parents[2] / "app_pages" / "relative.py"
 # one figure per panel (phone: panels stack instead of squeezing side by side)
+FAMILY = ("rel_fig_xl", "rel_fig_deb", "rel_fig_fire", "rel_fig_xpos", "rel_fig_cope")   # the family's deep dives
 ORDER = ["distance", "shaw", "shaw_lost", "t5_matrix", "t5_step", "slopes", "bias", "mask", "weight",
          "side", "side_shaw", "side_t5", "side_alibi"]
 
@@ -39,14 +41,21 @@ def test_text_parity_and_scenes_valid():
     assert set(T.EN) == set(T.ZH)
     assert all(T.ZH[k].strip() for k in T.ZH)
     items = scenes.SCENES["relative"]
-    assert 3 <= len(items) <= 6
+    assert 3 <= len(items) <= 11          # six, then one per deep dive of the family (issue 37)
     ranges = dict(rel_L=(1, 256), rel_past=(0, 256), rel_shift=(0, 100), rel_k=(0, 64), rel_t5_nb=(4, 128),
-                  rel_t5_md=(2, 1024), rel_heads=(1, 128), rel_head=(1, 128))
+                  rel_t5_md=(2, 1024), rel_heads=(1, 128), rel_head=(1, 128), rel_fire_train=(16, 256),
+                  rel_cope_sharp=(0, V.COPE_MAX_SHARPNESS))
+    options = dict(rel_deb_k=V.DEBERTA_BUCKETS, rel_deb_max=V.DEBERTA_MAX_POSITIONS, rel_fire_mult=V.FIRE_MULTIPLES,
+                   rel_xpos_base=V.XPOS_BASES, rel_xpos_range=V.XPOS_RANGES, rel_cope_count=V.COPE_COUNTS)
     for sc in items:
-        assert sc["title"] in T.EN and sc["say"] in T.EN
+        assert text.has(sc["title"]) and text.has(sc["say"])
         for k, v in sc["values"].items():
-            if k == "rel_t5_bidir":
+            if k in ("rel_t5_bidir", "rel_xl", "rel_deberta", "rel_fire", "rel_xpos", "rel_cope"):
                 assert isinstance(v, bool)
+            elif k in options:
+                assert v in options[k], (k, v)
+            elif k == "rel_xl_terms":
+                assert set(v) <= set(V.XL_TERMS)
             else:
                 lo, hi = ranges[k]
                 assert lo <= v <= hi, (k, v)
@@ -132,7 +141,8 @@ def test_every_scene_draws_every_figure_and_shows_a_drawn_one():
         assert sc["show"] in keys, sc["show"]
         at.button(key="relative_next").click().run()
         assert_clean(at)
-        assert len(figures(at)) == len(ORDER) - 4          # the side-by-side deep dive stays closed
+        base = [k for k in charts(at) if not k.startswith(FAMILY)]
+        assert len(base) == len(ORDER) - 4                 # the side-by-side deep dive stays closed
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
