@@ -79,7 +79,7 @@ def summary(sent_a, sent_b, settings, method, layout, scheme, bugs):
     with ui.guard():
         table = view.summary(sent_a, sent_b, **settings)
         selected = view.selected_cells(method, layout, scheme, bugs)
-        rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
+        rows = [ui.t(k) for k in view.ROW_NAMES]
         for col, part, suffix in zip(ui.panels([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
             with col:
                 ui.plot(figs.summary_heatmap, table[part]["err"], table[part]["status"], rows,
@@ -120,7 +120,7 @@ def pack_results(run, table, method, layout, head, rows_m):
     with ui.more("lab_pack_all") as box:   # every method x setup: a deep dive (49 packed runs when a size moves)
         if box.open:
             row = view.SUMMARY_ROWS.index((method, layout if method == "rope" else "interleaved"))
-            rows = [ui.t(f"lab.row.{m}.{lay}") if m == "rope" else ui.t(f"lab.row.{m}") for m, lay in view.SUMMARY_ROWS]
+            rows = [ui.t(k) for k in view.ROW_NAMES]
             tab = view.pack_table(**table)
             ui.plot(figs.summary_heatmap, tab["err"], tab["status"], rows,
                     [ui.t(f"lab.pack.setup.{j}") for j in range(len(view.PACK_SETUPS))],
@@ -165,21 +165,17 @@ def loss_section(sent_a, settings, method):
     """7 · pad labels in the loss: ignore_index or not, against the number of pads."""
     st.subheader(ui.t("lab.loss"))
     st.markdown(ui.t("lab.loss.md"))
-    pads = view.SHOWN_PADS           # the pad count the sentence and the table read (the figure: every count)
     ignore = ui.toggle("lab_ignore", True)
     side = settings["padding_side"]
     with ui.guard():
         curve = view.pad_loss(sent_a, method=method, padding_side=side, num_heads=settings["num_heads"],
                               head_dim=settings["head_dim"], name=settings["names"][0])
-        ui.plot(figs.pad_loss_figure, curve["pads"], curve["ignored"], curve["kept"], pads, key="lab_loss",
+        said = view.pad_loss_said(curve, ignore)     # at view.SHOWN_PADS pads: the sentence, the mark, the table
+        ui.plot(figs.pad_loss_figure, curve["pads"], curve["ignored"], curve["kept"], view.SHOWN_PADS, key="lab_loss",
                 labels=ui.labels("lab.fig.loss", "title", "x", "y", "ignored", "kept",
-                                 now=("lab.fig.loss.now", {"k": pads})))
-        now = curve["ignored" if ignore else "kept"]
-        word = "flat" if curve["moves"]["ignored" if ignore else "kept"] < view.FLAT else "moves"
-        st.markdown(ui.t(f"lab.loss.{'ignored' if ignore else 'kept'}.{word}", k=pads, now=f"{now[pads]:.4f}",
-                         base=f"{now[0]:.4f}", lo=f"{min(now):.4f}", hi=f"{max(now):.4f}",
-                         side=ui.t(f"lab.loss.side.{side}")))
-        row = view.pad_labels(sent_a, pads, padding_side=side, ignore=ignore, name=settings["names"][0])
+                                 now=("lab.fig.loss.now", said["said"])))
+        st.markdown(ui.t(said["say"], side=ui.t(f"lab.loss.side.{side}"), **said["said"]))
+        row = view.pad_labels(sent_a, padding_side=side, ignore=ignore, name=settings["names"][0])
         ui.table({ui.t("lab.loss.col.token"): row["tokens"], ui.t("lab.loss.col.label"): row["labels"]}, static=True)
         ui.explain(loss.next_token_labels, loss.next_token_loss)
 
@@ -197,7 +193,7 @@ def angles_section(dtype, head_dim, offset):
                 ui.plot(figs.phase_error_figure, an["x"], an["lines"], key="lab_angles_fig",
                         labels=ui.labels("lab.angles", "x", "y", "pi", *view.ANGLE_NAMES,
                                          title=("lab.angles.fig", an["said"])))
-                st.markdown(ui.t(f"lab.angles.said.{an['case']}", **an["said"]))
+                st.markdown(ui.t(an["say"], **an["said"]))
                 ui.explain(angle_precision.rope_phase_error, angle_precision.phase_error_envelope)
                 st.markdown(ui.t("lab.angles.stacks"))
 

@@ -18,6 +18,16 @@ def strip_plot(rows, key, **labels):
             windows=rows["windows"], labels=ui.labels("models.strip", *STRIP_LABELS, **labels))
 
 
+def diff_value(setting, value):
+    """A difference table's cell in the page's language (pairing and layer names are words)."""
+    if setting == "layers":
+        layers = ui.labels("models.strip", *view.STRIP)
+        return " · ".join(f"{n} {layers[c]}" for c, n in value.items())
+    if setting == "layout" and value != "—":
+        return ui.t(f"extrapolation.layout.{value}")
+    return value
+
+
 def differences_table(diff):
     """The settings in which the chosen models differ, one column per model; the settings they share, named."""
     st.subheader(ui.t("models.diff.title"))
@@ -29,16 +39,6 @@ def differences_table(diff):
                **{n: diff_value(r["setting"], v) for n, v in zip(diff["names"], r["values"])}} for r in diff["rows"]])
     if diff["same"]:
         st.caption(ui.t("models.diff.same", names=ui.t("models.diff.sep").join(names[s] for s in diff["same"])))
-
-
-def diff_value(setting, value):
-    """A difference table's cell in the page's language (pairing and layer names are words)."""
-    if setting == "layers":
-        layers = ui.labels("models.strip", *view.STRIP)
-        return " · ".join(f"{n} {layers[c]}" for c, n in value.items())
-    if setting == "layout" and value != "—":
-        return ui.t(f"extrapolation.layout.{value}")
-    return value
 
 
 @ui.section

@@ -30,6 +30,7 @@ BUG_KEYS = {"lab_nopos": "no_position", "lab_qonly": "rotate_q_only", "lab_rotv"
             "lab_hidden": "rope_on_hidden", "lab_unmasked": "pads_unmasked",
             "lab_layoutbug": "layout_mismatch", "lab_lowp": "low_precision"}
 SUMMARY_ROWS, SUMMARY_COLS = toy_model.SUMMARY_ROWS, toy_model.SUMMARY_COLS
+ROW_NAMES = tuple(f"lab.row.{m}.{lay}" if m == "rope" else f"lab.row.{m}" for m, lay in SUMMARY_ROWS)   # text keys
 SCHEME_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is None)   # position-id schemes
 BUG_COLS = tuple(j for j, (_, bug) in enumerate(SUMMARY_COLS) if bug is not None)  # bugs (ids from the mask)
 LOWP_COL = SUMMARY_COLS.index(("mask", "low_precision"))   # the one column the low-precision settings feed
@@ -312,8 +313,20 @@ def pad_loss(sentence, *, method="rope", padding_side="right", num_heads=2, head
     return {**r, "moves": {k: max(r[k]) - min(r[k]) for k in ("ignored", "kept")}}
 
 
+def pad_loss_said(curve, ignore, pads=SHOWN_PADS):
+    """What the page says of pad_loss's curve, pad labels ignored or kept: {"say": the text key (lab.loss.<ignored |
+    kept>.<flat | moves>), "said": {k (the pads the sentence reads), now, base (the loss with k pads and with none),
+    lo, hi (the curve's range)}}, numbers to 4 decimals."""
+    which = "ignored" if ignore else "kept"
+    y = curve[which]
+    word = "flat" if curve["moves"][which] < FLAT else "moves"
+    return {"say": f"lab.loss.{which}.{word}",
+            "said": {"k": pads, "now": f"{y[pads]:.4f}", "base": f"{y[0]:.4f}", "lo": f"{min(y):.4f}",
+                     "hi": f"{max(y):.4f}"}}
+
+
 @cached
-def pad_labels(sentence, pads, *, padding_side="right", ignore=True, name="sentence A"):
+def pad_labels(sentence, pads=SHOWN_PADS, *, padding_side="right", ignore=True, name="sentence A"):
     """What the loss reads at `pads` pads: each position's token and its label (the next token, or ignore_index)
     -> dict(tokens [str] (pads as "<pad>"), labels [str] (a token, or "−100"))."""
     pads = check_int("pads", pads, 0, MAX_PADS)
@@ -341,7 +354,8 @@ ANGLE_BINS = 400          # points of each line: the largest error in each block
 def angles(dtype, head_dim, max_position):
     """The phase error of RoPE's angles along positions 0..max_position under each way of computing them:
     {"x": block starts [B], "lines": {mode: largest |error| per block [B]}, "case": "noise" (the low-precision
-    angle's error passes pi/2 within the range), "drift" (0.1 rad, not pi/2) or "small" (not even 0.1),
+    angle's error passes pi/2 within the range), "drift" (0.1 rad, not pi/2) or "small" (not even 0.1), "say"
+    (lab.angles.said.<case>),
     "said": {dtype, d, m, f32, table, lowp (each mode's largest error, rad), first (the first position where the
     low-precision angle is off by more than 0.1 rad, or "—"), half (... by more than pi/2, or "—")}}."""
     out = {"lines": {}}
@@ -356,5 +370,6 @@ def angles(dtype, head_dim, max_position):
             first, half = (angle_precision.first_position_above(err, v) for v in (0.1, math.pi / 2))
             said.update(first="—" if first is None else first, half="—" if half is None else half)
             out["case"] = "noise" if half is not None else "drift" if first is not None else "small"
+            out["say"] = f"lab.angles.said.{out['case']}"                # the narration's text key
     out["said"] = said
     return out
