@@ -60,9 +60,9 @@ def test_fingerprint_column_is_the_formula_beyond_the_table():
 
 
 def test_scene_waves_claims():
-    """“Dimension 0 repeats every 6.3 positions; dimension 62 hardly moves in 100 positions.”"""
+    """“Dimension 0 repeats every 6.28 positions; dimension 62 hardly moves in 100 positions.”"""
     fast, _ = view.wavelength_range(64, 10000)
-    assert round(fast, 1) == 6.3 and "6.3" in text.get("en", "sinusoidal.scene.waves.say")
+    assert f"{fast:.2f}" == "6.28" and "6.28" in text.get("en", "sinusoidal.scene.waves.say")
     column = view.table(100, 64, 10000)[:, 62]                   # sin of pair 31
     assert column.max() - column.min() < 0.02                    # barely moves over 100 positions
     assert view.wavelength_range(64, 10000)[1] > 40000
