@@ -188,6 +188,16 @@ def _positions(limit):
     return torch.tensor([0, 0] + [p for p in pos if 0 < p <= limit], dtype=torch.long)       # [L]
 
 
+def _token_ids(tc):
+    """SEQUENCES token ids, one per sequence, that are none of the config's special tokens: a padding token's
+    embedding row is zero in a model with real weights (OLMo's pad is 1), and a query of zeros shows no turn."""
+    special = set()
+    for key in ("pad_token_id", "bos_token_id", "eos_token_id"):
+        v = getattr(tc, key, None)
+        special |= set(v) if isinstance(v, (list, tuple)) else {v}
+    return [i for i in range(1, SEQUENCES + len(special) + 1) if i not in special][:SEQUENCES]
+
+
 def _lengths(tc):
     """(short limit, long limit) of the probe: the shortest length the config names (positions below it behave
     as trained) and LONG_FACTOR times the longest."""
@@ -459,7 +469,7 @@ class _Plan:
         length = max(pos_b.numel(), pos_c.numel())
         pos_b = torch.cat([pos_b, pos_b[-1:].expand(length - pos_b.numel())])                 # [L]
         pos_c = torch.cat([pos_c, pos_c[-1:].expand(length - pos_c.numel())])                 # [L]
-        ids = torch.arange(1, SEQUENCES + 1)[:, None].expand(-1, length)                      # [N, L]
+        ids = torch.tensor(_token_ids(tc))[:, None].expand(-1, length)                        # [N, L]
         return cls(pos_b, pos_c, _mrope_rows(tc), ids)
 
     def rowed(self, pos):

@@ -58,7 +58,8 @@ _SIZE_CAPS = {"num_hidden_layers": MAX_LAYERS, "n_layer": MAX_LAYERS, "num_layer
               "original_max_position_embeddings": 10 ** 8, "num_key_value_heads": 4096, "global_head_dim": MAX_DIM,
               "num_experts": 65536, "n_routed_experts": 65536, "num_local_experts": 65536, "moe_num_experts": 65536,
               "vocab_size": 2 ** 24}
-_MAY_BE_ZERO = {"num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts"}   # 0: a dense MLP
+_MAY_BE_ZERO = {"num_experts", "n_routed_experts", "num_local_experts", "moe_num_experts",   # 0: a dense MLP
+                "qk_rope_head_dim"}                                                          # 0: MLA without RoPE
 # Measured frequencies equal a formula's within this (relative, plus an angle of THETA_ANGLE rad at the largest
 # probed position): float32 noise is ~1e-7, a different formula differs by far more.
 THETA_REL, THETA_ANGLE = 1e-4, 1e-3
@@ -206,10 +207,13 @@ def _int(name, value, lo=1, hi=MAX_POSITION):
     return check_int(name, int(value), lo, hi)
 
 
+NO_LIMIT = -1   # max_position_embeddings of a model without a length limit (XLNet's class default)
+
+
 def _check_sizes(cfg, where=""):
     """The size fields of a config (and of its text_config) are numbers in range."""
     for key, hi in _SIZE_CAPS.items():
-        if cfg.get(key) is not None:
+        if cfg.get(key) is not None and not (key == "max_position_embeddings" and cfg[key] == NO_LIMIT):
             _int(where + key, cfg[key], 0 if key in _MAY_BE_ZERO else 1, hi)
     for nest in ("text_config", "thinker_config"):
         if isinstance(cfg.get(nest), dict) and where.count(".") < 2:
@@ -754,7 +758,7 @@ def _read_hf(cfg):
     raw = _raw_text_part(cfg)
     notes += _source_notes(cfg, raw)
     max_pos = getattr(tc, "max_position_embeddings", None)   # what the class read, under any of its names
-    max_pos = _int("max_position_embeddings", max_pos, 1, 10 ** 8) if max_pos is not None else None
+    max_pos = _int("max_position_embeddings", max_pos, 1, 10 ** 8) if max_pos not in (None, NO_LIMIT) else None
     n_layers = getattr(tc, "num_hidden_layers", None)
     n_layers = _int("num_hidden_layers", n_layers, 1, MAX_LAYERS) if n_layers is not None else 1
     kinds = [str(k) for k in (getattr(tc, "layer_types", None) or ["full_attention"] * n_layers)][:n_layers]
@@ -967,7 +971,8 @@ def _finish(model_type, main, max_pos, out, rope, kinds, layout, query, notes, i
 def _no_rope(model_type, kinds, layer_cfgs, probe, out, max_pos, notes, ignored, unverified):
     """A model none of whose layers rotates: how positions reach it instead -- added to the input ("absolute"),
     carried by its linear-attention / state-space layers ("linear"), or nothing but the causal mask ("none")."""
-    if not any(out.attention) and probe.attention_modules:   # attention posviz cannot see (computed inline)
+    if not any(out.attention) and (probe.attention_modules or not probe.layers):   # attention posviz cannot see
+        # (computed inline), or layers it cannot find (XLNet's)
         unverified.append(("attention_unseen", ""))
         how = "unknown"
     elif not any(out.attention):                             # state-space layers only (Mamba)
@@ -1088,7 +1093,7 @@ def _first(raw, *keys):
 def _generic_head_dims(raw, notes):
     """(the width RoPE's formula starts from, the q/k width per head), from MLA's widths, head_dim, or
     hidden_size / num_attention_heads (and their legacy aliases)."""
-    if raw.get("qk_rope_head_dim") is not None and raw.get("qk_nope_head_dim") is not None:
+    if raw.get("qk_rope_head_dim") and raw.get("qk_nope_head_dim") is not None:     # 0: MLA without RoPE
         rope_dim = _int("qk_rope_head_dim", raw["qk_rope_head_dim"], 2, MAX_DIM)
         return rope_dim, _int("qk_nope_head_dim", raw["qk_nope_head_dim"], 1, MAX_DIM) + rope_dim
     if raw.get("head_dim") is not None:
