@@ -6,7 +6,6 @@ import logging
 import threading
 import time
 
-import plotly
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -14,6 +13,7 @@ from posviz import text
 from posviz.scenes import SCENES
 from posviz.ui import hall
 from posviz.ui.frame import a11y_script, asset, t
+from posviz.ui.plotting import PLOTLY_JS
 
 # Scenes set bound widgets through session state by design; Streamlit logs a warning for
 # each such widget that also has a default value. Keep the server log readable.
@@ -144,7 +144,7 @@ def scenes(page, say=None):
 # about. Its three values go where the file has `%s` (plotly.js's version, the scene's target as JSON, and
 # the time it was chosen): any other percent sign in the file is written `%%`.
 _CLIENT_JS = "<script>\n" + asset("scenes.js") + "</script>"
-_PLOTLY = json.dumps(plotly.__version__)    # the plotly.js the chart element keeps (ui.plotting.payload's version)
+_PLOTLY = json.dumps(PLOTLY_JS)    # the plotly.js the chart element keeps (ui.plotting.payload's version)
 
 
 _slot = threading.local()     # this script thread's run: (its cursors dict, the frame script's placeholder)

@@ -4,13 +4,12 @@ import json
 import pathlib
 import re
 
-import plotly
 from streamlit.testing.v1 import AppTest
 
-from posviz.ui import frame, scenes
+from posviz.ui import frame, plotting, scenes
 
 ASSETS = pathlib.Path(frame.__file__).with_name("assets")
-PLOTLY = json.dumps(plotly.__version__)      # the plotly.js version the script preloads
+PLOTLY = json.dumps(plotting.PLOTLY_JS)      # the plotly.js version the script preloads
 
 
 def _read(name):
