@@ -143,6 +143,13 @@ CHART_TEXT_JS = """() => {
         fill[3] *= parseFloat(bcs.fillOpacity || '1');
         if (fill[3] > 0) bg = over(fill, paper);
       }
+      const bar = t.classList.contains('bartext-inside') && t.closest('g.point');   // a number written inside its bar
+      const shape = bar && bar.querySelector('path');
+      if (shape) {
+        const scs = getComputedStyle(shape), fill = rgba(scs.fill);
+        fill[3] *= parseFloat(scs.fillOpacity || '1') * parseFloat(scs.opacity || '1');
+        if (fill[3] > 0) bg = over(fill, paper);
+      }
       const fg = rgba(cs.fill); fg[3] *= alpha;
       const px = parseFloat(cs.fontSize), bold = parseInt(cs.fontWeight, 10) >= 700;
       const need = px >= 24 || (bold && px >= 18.66) ? 3 : 4.5;

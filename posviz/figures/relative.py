@@ -117,7 +117,8 @@ def slope_bars(slopes, *, labels, n_base, selected=None, height=400):
              # each head's slope written on its bar: the numbers the ALiBi scene quotes, on the figure it lands on;
              # at the figure's font size (not shrunk to the bar: 19 px on a projector), above a bar too short for it
              "text": [f"{s:.3g}" for s in slopes[part]], "textposition": inside[part].tolist(), "textangle": -90,
-             "constraintext": "none", "insidetextanchor": "end", "insidetextfont": {"color": "#ffffff"},
+             "constraintext": "none", "insidetextanchor": "end",
+             "insidetextfont": {"color": [style.text_on(style.blend(colour, o)) for o in opacity[part]]},
              "outsidetextfont": {"color": "#333333"}, "cliponaxis": False,
              "marker": {"color": colour, "opacity": opacity[part].tolist(),
                         "line": {"color": "#000000", "width": outline[part].tolist()}}}

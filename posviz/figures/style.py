@@ -194,6 +194,18 @@ def contrast(a, b):
 
 
 TEXT_CONTRAST = 4.5   # WCAG 1.4.3 (AA) for text under 24 px (18.66 px bold)
+INK = "#1a1a1a"       # dark text on a light fill
+
+
+def blend(color, opacity, background="#ffffff"):
+    """The "#rrggbb" a fill of `color` at `opacity` shows over `background`: opacity c + (1 - opacity) b per channel."""
+    return "#" + "".join(f"{round(opacity * c + (1 - opacity) * b):02x}"
+                         for c, b in zip(_rgb(color), _rgb(background)))
+
+
+def text_on(fill):
+    """White or INK, whichever reads better on `fill` ("#rrggbb"): text written inside a bar."""
+    return "#ffffff" if contrast("#ffffff", fill) >= contrast(INK, fill) else INK
 
 
 def readable(color, background="#ffffff", ratio=TEXT_CONTRAST):

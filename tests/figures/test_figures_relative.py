@@ -106,6 +106,12 @@ def test_alibi_slopes_colours_fill_heads():
     assert list(fig.data[0].textposition) == ["inside"] * 4 + ["outside"] * 4
     assert list(fig.data[1].textposition) == ["inside"] * 4                     # 2^-3.5 is 4.5 octaves above 2^-8
     assert all(t.constraintext == "none" for t in fig.data)
+    # a number inside its bar reads at AA against the bar as drawn (its colour at its opacity over the paper):
+    # dark on the pale bars, white on the selected head's full blue (white on every bar was 2.3:1 on the pale blue)
+    for t in fig.data:
+        fills = [style.blend(t.marker.color, o) for o in t.marker.opacity]
+        assert all(style.contrast(c, f) >= style.TEXT_CONTRAST for c, f in zip(t.insidetextfont.color, fills))
+    assert style.contrast("#ffffff", style.blend(style.PALETTE[0], 0.55)) < style.TEXT_CONTRAST
 
 
 def test_t5_causal_step_single_line_and_labels_inside_the_plot():
