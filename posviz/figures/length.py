@@ -348,7 +348,8 @@ def ablation_bars(pairs, groups, *, labels, base=None, height=420):
         m = np.asarray(mean, dtype=np.float32)
         data.append({"type": "bar", "x": list(pairs), "y": m, "name": labels.get(name, name),
                      "marker": {"color": colors[k % 3]}, "text": [f"{v:.0f}" for v in m], "textposition": "inside",
-                     "insidetextanchor": "end", "textfont": {"color": "#ffffff"},   # the mean: scene 4 quotes it
+                     "insidetextanchor": "end",           # the mean (scene 4 quotes it), readable on its bar
+                     "textfont": {"color": style.text_on(colors[k % 3])},
                      "error_y": {"type": "data", "symmetric": False, "array": style.f32(np.asarray(hi) - m),
                                  "arrayminus": style.f32(m - np.asarray(lo)), "color": "#333333", "thickness": 1.5},
                      "hovertemplate": "%{x}: %{y:.1f} %<extra>" + labels.get(name, name) + "</extra>"})

@@ -311,7 +311,7 @@ EN = {
     "w.lab_pack_off.help": "Used by the 'source' contract: B's first token keeps this coordinate.",
     # scenes
     "lab.scene.right": "Padding done right",
-    "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (error below 1e-5: float rounding).",
+    "lab.scene.right.say": "Left padding, ids from the mask, pads masked: the padded batch reproduces each sentence run alone (the only error left is float rounding).",
     "lab.scene.arange": "Shared arange, left padding",
     "lab.scene.arange.say": "Sinusoidal: the short sentence A now starts at its number of pads (position 2 with the default sentences) and its outputs change. Look at the summary: RoPE, ALiBi and T5 shrug — a uniform shift is harmless for them.",
     "lab.scene.tokid": "Token ids as positions",
@@ -628,7 +628,7 @@ ZH = {
     "w.lab_pack_off": "B 在原文档中的偏移",
     "w.lab_pack_off.help": "供“保留原文坐标”契约使用：B 的第一个 token 保留这个坐标。",
     "lab.scene.right": "正确的 padding",
-    "lab.scene.right.say": "左 padding、由 mask 生成 position id、pad 被屏蔽：padding 后的 batch 复现了每句单独运行的结果（误差低于 1e-5，只是浮点舍入）。",
+    "lab.scene.right.say": "左 padding、由 mask 生成 position id、pad 被屏蔽：padding 后的 batch 复现了每句单独运行的结果（剩下的误差只是浮点舍入）。",
     "lab.scene.arange": "共享 arange，左 padding",
     "lab.scene.arange.say": "正弦位置：短句 A 现在从它的 pad 数开始（默认句子下是位置 2），输出随之改变。看总结矩阵：RoPE、ALiBi、T5 不受影响——整体平移对它们无害。",
     "lab.scene.tokid": "把 token id 当位置",

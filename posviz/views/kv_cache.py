@@ -19,8 +19,9 @@ HEADS = (1, 2, 4)
 HEAD_DIMS = (8, 16, 32, 64, 128)
 MAX_LENGTH = 96            # slider range of L and P on the page
 # The cache table: the first TRACE_HEAD and the last TRACE_TAIL decode steps (TRACE_STEPS rows), the first
-# TRACE_KEYS cached keys: eight columns fit the page's column in lecture mode (tests/browser/test_kv_cache_layout.py)
-TRACE_HEAD, TRACE_TAIL, TRACE_KEYS = 6, 3, 6
+# TRACE_KEYS cached keys: seven columns fit the page's column in lecture mode, beside the scene's panel
+# (tests/browser/test_kv_cache_layout.py)
+TRACE_HEAD, TRACE_TAIL, TRACE_KEYS = 6, 3, 5
 TRACE_STEPS = TRACE_HEAD + TRACE_TAIL
 STREAM_MODES = streaming.STREAM_MODES
 STREAM_MAX_LENGTH = 192    # slider range of the streaming section's length

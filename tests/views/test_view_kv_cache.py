@@ -31,10 +31,11 @@ def test_trace_table_cells():
     q, k, v = kc.random_qkv(1, 2, 6, 16)
     _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="correct")
     cols, rows = V.trace_table(tr)
-    assert cols == ["t", "q", "k0", "k1", "k2", "k3", "k4", "k5"]
+    assert cols == ["t", "q", "k0", "k1", "k2", "k3", "k4"]
     assert rows[0][:3] == ["4", "4", "0 · 0.00"]
-    assert rows[1][-1] == "5 · 5.00"
-    assert rows[0][-1] == ""
+    assert rows[1][-1] == "4 · 4.00"
+    assert V.trace_table(tr, max_keys=6)[1][0][-1] == ""          # key 5 is not in the cache at step 4 yet
+    assert V.trace_table(tr, max_keys=6)[1][1][-1] == "5 · 5.00"
     _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="rerotate")
     assert V.trace_table(tr)[1][0][2] == f"4 · {4 % (2 * math.pi):.2f}"
     _, tr = kc.decode_with_cache_trace(q, k, v, prefill_length=4, mode="rotate_on_read")

@@ -28,6 +28,8 @@
   let queued = 0;
   const later = () => { if (!queued) queued = setTimeout(() => { queued = 0; mark(); }, 150); };
   new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  // a region starts to scroll when the page narrows around it too (a scene's side panel, a sidebar): no node changes
+  new ResizeObserver(later).observe(document.body);
   w.addEventListener('resize', later);
   later();
 })();

@@ -14,7 +14,7 @@
       return push(state, title, url);
     };
     // The scene keys. Never while a text field has focus (its keys are the typist's: Option+arrow moves by word
-    // on a Mac); Alt+arrow everywhere else (Streamlit's shortcut on the scene buttons); in lecture mode only
+    // on a Mac); Alt+arrow everywhere else (as Streamlit's shortcut on the scene buttons); in lecture mode only
     // (?present=1) a presenter's clicker: PageDown / PageUp, also over a focused slider, and plain arrows when
     // no widget has focus (the scene buttons themselves aside). Outside lecture mode PageDown / PageUp scroll
     // the page as in any other. No single-letter key: Streamlit keeps r and c.
@@ -30,7 +30,8 @@
       const plain = !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey;
       const arrow = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
       const page = e.key === 'PageDown' ? 1 : e.key === 'PageUp' ? -1 : 0;
-      if (e.altKey && !e.ctrlKey && !e.metaKey && arrow) return typing(document.activeElement) ? 'block' : 0;
+      // Alt+arrow: the scene, never the focused slider's own arrow key as well (taken here, before either)
+      if (e.altKey && !e.ctrlKey && !e.metaKey && arrow) return typing(document.activeElement) ? 'block' : arrow;
       if (!plain || !(arrow || page) || typing(document.activeElement)) return 0;
       if (!['1', 'true'].includes(new URLSearchParams(location.search).get('present'))) return 0;
       return page || (free(document.activeElement) ? arrow : 0);
