@@ -172,10 +172,10 @@ def deberta_body(L):
     k = ui.select_slider("rel_deb_k", view.DEBERTA_BUCKETS, 16, col=c[0])
     top = ui.select_slider("rel_deb_max", view.DEBERTA_MAX_POSITIONS, 64, col=c[1])
     db = view.deberta_view(L, k, top)
-    st.markdown(ui.t("relative.deb.counts", **db["said"]))         # above the figures: scene 8's numbers
     ui.plot(figs.t5_step, db["curve_d"], db["curve_row"], **db["step"], key="rel_fig_deb_bucket",
             labels=ui.labels("relative.deb", "trace", "exact", "log", "title", "x", "y",
                              max=("relative.deb.max", {"md": top})))
+    st.markdown(ui.t("relative.deb.counts", **db["said"]))
     for cell, term in zip(st.columns(3), deberta.TERMS):
         with cell:
             ui.plot(figs.matrix, db["terms"][term], db["pos"], db["pos"], text_cols=0, key=f"rel_fig_deb_{term}",
@@ -191,10 +191,10 @@ def fire_body(al):
     n = ui.slider("rel_fire_train", 16, 256, 64, col=c[0])
     times = ui.select_slider("rel_fire_mult", view.FIRE_MULTIPLES, 4, col=c[1])
     fr = view.fire_view(n, times, *view.alibi_head(al))
-    st.markdown(ui.t("relative.fire.numbers", **fr["said"]))     # above the figure: scene 9's numbers, on its screen
     ui.plot(figs.bias_curves, fr["distance"], fr["curves"], **fr["marks"], key="rel_fig_fire",
             labels=ui.labels("relative.fire", *view.FIRE_NAMES, x="relative.ax.back", y="relative.ax.bias",
                              title=("relative.fig.fire", fr["said"]), train=("relative.fire.train", fr["said"])))
+    st.markdown(ui.t("relative.fire.numbers", **fr["said"]))
     ui.explain(fire.fire_inputs, fire.fire_mlp, fire.kerple_log, fire.fit_to_bias, fire.biases_at)
 
 
@@ -204,10 +204,10 @@ def xpos_body():
     scale_base = ui.select_slider("rel_xpos_base", view.XPOS_BASES, 512, col=c[0])
     reach = ui.select_slider("rel_xpos_range", view.XPOS_RANGES, 4096, col=c[1])
     xp = view.xpos_view(scale_base, reach)
-    st.markdown(ui.t(xp["say"], **xp["said"]))                    # above the figure: scene 10's numbers
     ui.plot(figs.score_curves, xp["r"], xp["curves"], key="rel_fig_xpos",
             labels=ui.labels("relative.xpos", *view.XPOS_NAMES, x="relative.ax.r", y="relative.ax.score_d",
                              title=("relative.fig.xpos", {"d": view.XPOS_HEAD_DIM, "B": scale_base})))
+    st.markdown(ui.t(xp["say"], **xp["said"]))
     ui.explain(xpos.xpos_zeta, xpos.apply_xpos, xpos.xpos_ones_curve)
 
 
@@ -220,9 +220,9 @@ def cope_body():
                          disabled=count != "word")
     sharpness = ui.slider("rel_cope_sharp", 0.0, view.COPE_MAX_SHARPNESS, 8.0, step=0.5, col=c[2])
     cp = view.cope_view(sentence, count, word, sharpness, name=ui.t("w.rel_cope_text"))
-    st.markdown(ui.t(cp["say"], **cp["said"]))                    # above the figure: scene 11's numbers
     ui.plot(figs.token_matrix, cp["positions"], cp["tokens"], zmax=cp["top"], key="rel_fig_cope",
             labels=ui.labels("relative.cope", "title", "colorbar", **AX))
+    st.markdown(ui.t(cp["say"], **cp["said"]))
     ui.explain(cope.cope_positions, cope.count_gate_logits, cope.counted_tokens, cope.cope_position_logits)
 
 

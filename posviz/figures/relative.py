@@ -162,7 +162,7 @@ def _lines(x, series, labels, hover):
     return out
 
 
-def bias_curves(distance, curves, *, train_length, labels, train_curve=None, height=480):
+def bias_curves(distance, curves, *, train_length, labels, train_curve=None, height=360):
     """The bias each scheme gives one query against its keys d = 0, 1, ... back; the training length marked
     (a dashed line), and FIRE's curve of the last training query (a wide pale band) when given.
 
@@ -180,7 +180,7 @@ def bias_curves(distance, curves, *, train_length, labels, train_curve=None, hei
     return figure(data, style.layout(labels, height=height, **WRAPPED, shapes=mark, annotations=note))
 
 
-def score_curves(r, series, *, labels, height=460):
+def score_curves(r, series, *, labels, height=380):
     """Scores against the distance r, one line per series (xPos against plain RoPE, and xPos's envelope).
 
     series: {key: [R]}; labels: title, x, y, name.<key>."""
@@ -189,7 +189,7 @@ def score_curves(r, series, *, labels, height=460):
     return figure(data, style.layout(labels, height=height, **WRAPPED, yaxis=axis))
 
 
-def token_matrix(z, tokens, *, labels, zmax, height=460):
+def token_matrix(z, tokens, *, labels, zmax, height=380):
     """A [L,L] matrix over a sentence's tokens (queries down, keys across), NaN cells blank; its numbers in the
     hover (cells of a sentence are too narrow for projector-sized numbers). labels: title, x, y, colorbar."""
     z = np.asarray(z, dtype=np.float32)

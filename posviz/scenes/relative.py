@@ -25,12 +25,12 @@ SCENES = {"relative": [
 SCENES["relative"] += [
     {"title": "relative.scene.xl", "say": "relative.scene.xl.say", "show": "rel_fig_xl_score",
      "values": {"rel_L": 8, "rel_past": 4, "rel_shift": 0, "rel_xl": True, "rel_xl_terms": ["gp"]}},
-    {"title": "relative.scene.deberta", "say": "relative.scene.deberta.say", "show": "rel_deb_k",
+    {"title": "relative.scene.deberta", "say": "relative.scene.deberta.say", "show": "rel_fig_deb_bucket",
      "values": {"rel_L": 64, "rel_past": 0, "rel_deberta": True, "rel_deb_k": 16, "rel_deb_max": 64}},
-    {"title": "relative.scene.fire", "say": "relative.scene.fire.say", "show": "rel_fire_train",
+    {"title": "relative.scene.fire", "say": "relative.scene.fire.say", "show": "rel_fig_fire",
      "values": {"rel_heads": 8, "rel_head": 3, "rel_fire": True, "rel_fire_train": 64, "rel_fire_mult": 4}},
-    {"title": "relative.scene.xpos", "say": "relative.scene.xpos.say", "show": "rel_xpos_base",
+    {"title": "relative.scene.xpos", "say": "relative.scene.xpos.say", "show": "rel_fig_xpos",
      "values": {"rel_xpos": True, "rel_xpos_base": 512, "rel_xpos_range": 4096}},
-    {"title": "relative.scene.cope", "say": "relative.scene.cope.say", "show": "rel_cope_text",
+    {"title": "relative.scene.cope", "say": "relative.scene.cope.say", "show": "rel_fig_cope",
      "values": {"rel_cope": True, "rel_cope_count": "sentences", "rel_cope_sharp": 8.0}},
 ]

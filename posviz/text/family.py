@@ -113,12 +113,12 @@ EN = {
     "relative.fire.name.fire": "FIRE",
     "relative.fire.name.fire_train": "FIRE, last training query",
     "relative.fire.numbers": (
-        "Fitted to ALiBi's slope m = {m} at the training length {n}: KERPLE's r₁ = {r1}, r₂ = {r2}. At the farthest key of "
-        "query {i}: ALiBi **{alibi_far}**, KERPLE {kerple_far}, T5 **{t5_far}** (distances past the training length fall "
-        "into buckets no training pair filled, and past 128 all into one), FIRE **{fire_far}** — about what the last "
-        "training query gave its farthest key ({fire_n0}): FIRE's input ψ(d)/ψ(i) never leaves [0, 1], so a long "
-        "query's row is its training row stretched. The price: a key {n} tokens back now gets {fire_n}, not {fire_n0} "
-        "(a progressive interpolation, like PI for RoPE)."),
+        "At the farthest key of query {i}: ALiBi **{alibi_far}**, KERPLE {kerple_far}, T5 **{t5_far}**, FIRE "
+        "**{fire_far}**, each fitted to ALiBi's slope m = {m} at the training length {n} (KERPLE's r₁ = {r1}, r₂ = "
+        "{r2}). T5's distances past the training length fall into buckets no training pair filled, and past 128 all "
+        "into one. FIRE's is about what the last training query gave its farthest key ({fire_n0}): FIRE's input "
+        "ψ(d)/ψ(i) never leaves [0, 1], so a long query's row is its training row stretched. The price: a key {n} "
+        "tokens back now gets {fire_n}, not {fire_n0} (a progressive interpolation, like PI for RoPE)."),
     # ---------------------------------------------------------------- 11 · xPos
     "relative.h.xpos": "11 · xPos: RoPE with an explicit decay",
     "relative.xpos.teaser": (
@@ -182,9 +182,9 @@ EN = {
     "relative.cope.title": "CoPE position p_ij of key j seen from query i",
     "relative.cope.colorbar": "p_ij",
     "relative.cope.said": (
-        "The head counts **{n}** of the {L} tokens (gates {gate_on} on them, {gate_off} elsewhere). Seen from the last "
-        "token, the first token is at position **{first}** and the last token itself at {last}; plain relative "
-        "positions would say {L} and 1. Every row of the matrix is its own count: a token's position depends on the "
+        "Seen from the last token, the first token is at position **{first}** and the last token itself at {last}; "
+        "plain relative positions would say {L} and 1. The head counts **{n}** of the {L} tokens (gates {gate_on} on "
+        "them, {gate_off} elsewhere). Every row of the matrix is its own count: a token's position depends on the "
         "query that looks at it."),
     "relative.cope.no_word": (
         "The word is none of the sentence's {L} tokens, so the head marks no token: every gate is {gate_off}, and "
@@ -321,11 +321,11 @@ ZH = {
     "relative.fire.name.fire": "FIRE",
     "relative.fire.name.fire_train": "FIRE，最后一个训练 Query",
     "relative.fire.numbers": (
-        "在训练长度 {n} 上拟合 ALiBi 的斜率 m = {m}：KERPLE 的 r₁ = {r1}，r₂ = {r2}。在 Query {i} 最远的 Key 上："
-        "ALiBi **{alibi_far}**，KERPLE {kerple_far}，T5 **{t5_far}**（超出训练长度的距离落进训练时没有任何一对填过的桶，"
-        "超过 128 的全落进同一个桶），FIRE **{fire_far}**——与最后一个训练 Query 给它最远的 Key 的偏置（{fire_n0}）差不多："
-        "FIRE 的输入 ψ(d)/ψ(i) 永远不离开 [0, 1]，所以长 Query 的那一行就是训练时那一行被拉伸。代价是：往回 {n} 个 token "
-        "的 Key 现在得到 {fire_n}，而不是 {fire_n0}（一种渐进的插值，就像 RoPE 的 PI）。"),
+        "在 Query {i} 最远的 Key 上：ALiBi **{alibi_far}**，KERPLE {kerple_far}，T5 **{t5_far}**，FIRE **{fire_far}**；"
+        "都在训练长度 {n} 上拟合 ALiBi 的斜率 m = {m}（KERPLE 的 r₁ = {r1}，r₂ = {r2}）。T5 超出训练长度的距离落进训练时"
+        "没有任何一对填过的桶，超过 128 的全落进同一个桶。FIRE 的值与最后一个训练 Query 给它最远的 Key 的偏置（{fire_n0}）"
+        "差不多：FIRE 的输入 ψ(d)/ψ(i) 永远不离开 [0, 1]，所以长 Query 的那一行就是训练时那一行被拉伸。代价是：往回 {n} "
+        "个 token 的 Key 现在得到 {fire_n}，而不是 {fire_n0}（一种渐进的插值，就像 RoPE 的 PI）。"),
     # ---------------------------------------------------------------- 11 · xPos
     "relative.h.xpos": "11 · xPos：带显式衰减的 RoPE",
     "relative.xpos.teaser": (
@@ -382,8 +382,8 @@ ZH = {
     "relative.cope.title": "从 Query i 看 Key j 的 CoPE 位置 p_ij",
     "relative.cope.colorbar": "p_ij",
     "relative.cope.said": (
-        "这个头数了 {L} 个 token 中的 **{n}** 个（门控在它们上是 {gate_on}，其余是 {gate_off}）。从最后一个 token 看，"
-        "第一个 token 在位置 **{first}**，最后一个 token 自己在 {last}；普通的相对位置会说 {L} 和 1。矩阵的每一行都是"
+        "从最后一个 token 看，第一个 token 在位置 **{first}**，最后一个 token 自己在 {last}；普通的相对位置会说 {L} 和 1。"
+        "这个头数了 {L} 个 token 中的 **{n}** 个（门控在它们上是 {gate_on}，其余是 {gate_off}）。矩阵的每一行都是"
         "各自的计数：一个 token 的位置取决于是哪个 Query 在看它。"),
     "relative.cope.no_word": (
         "这个词不是句子 {L} 个 token 中的任何一个，所以这个头不标记任何 token：每个门控都是 {gate_off}，"
