@@ -162,22 +162,27 @@ def pack_section(sent_a, sent_b, settings, method, layout, names, head):
 
 @ui.section
 def loss_section(sent_a, settings, method):
-    """7 · pad labels in the loss: ignore_index or not, against the number of pads."""
+    """7 · pad labels in the loss: ignore_index or not, against the number of pads (a deep dive: runs only when
+    open)."""
     st.subheader(ui.t("lab.loss"))
-    st.markdown(ui.t("lab.loss.md"))
-    ignore = ui.toggle("lab_ignore", True)
-    side = settings["padding_side"]
-    with ui.guard():
-        curve = view.pad_loss(sent_a, method=method, padding_side=side, num_heads=settings["num_heads"],
-                              head_dim=settings["head_dim"], name=settings["names"][0])
-        said = view.pad_loss_said(curve, ignore)     # at view.SHOWN_PADS pads: the sentence, the mark, the table
-        ui.plot(figs.pad_loss_figure, curve["pads"], curve["ignored"], curve["kept"], view.SHOWN_PADS, key="lab_loss",
-                labels=ui.labels("lab.fig.loss", "title", "x", "y", "ignored", "kept",
-                                 now=("lab.fig.loss.now", said["said"])))
-        st.markdown(ui.t(said["say"], side=ui.t(f"lab.loss.side.{side}"), **said["said"]))
-        row = view.pad_labels(sent_a, padding_side=side, ignore=ignore, name=settings["names"][0])
-        ui.table({ui.t("lab.loss.col.token"): row["tokens"], ui.t("lab.loss.col.label"): row["labels"]}, static=True)
-        ui.explain(loss.next_token_labels, loss.next_token_loss)
+    st.caption(ui.t("lab.loss.teaser"))
+    with ui.more("lab_pads") as box:
+        if box.open:
+            st.markdown(ui.t("lab.loss.md"))
+            ignore = ui.toggle("lab_ignore", True)
+            side = settings["padding_side"]
+            with ui.guard():
+                curve = view.pad_loss(sent_a, method=method, padding_side=side, num_heads=settings["num_heads"],
+                                      head_dim=settings["head_dim"], name=settings["names"][0])
+                said = view.pad_loss_said(curve, ignore)     # at view.SHOWN_PADS pads: the sentence, mark and table
+                ui.plot(figs.pad_loss_figure, curve["pads"], curve["ignored"], curve["kept"], view.SHOWN_PADS,
+                        key="lab_loss", labels=ui.labels("lab.fig.loss", "title", "x", "y", "ignored", "kept",
+                                                         now=("lab.fig.loss.now", said["said"])))
+                st.markdown(ui.t(said["say"], side=ui.t(f"lab.loss.side.{side}"), **said["said"]))
+                row = view.pad_labels(sent_a, padding_side=side, ignore=ignore, name=settings["names"][0])
+                ui.table({ui.t("lab.loss.col.token"): row["tokens"], ui.t("lab.loss.col.label"): row["labels"]},
+                         static=True)
+                ui.explain(loss.next_token_labels, loss.next_token_loss)
 
 
 def angles_section(dtype, head_dim, offset):
@@ -222,7 +227,7 @@ st.subheader(ui.t("lab.bugs"))
 c = st.columns([1.2, 1.4, 1.4])
 scheme = ui.select("lab_scheme", view.SCHEMES, "mask", col=c[0])
 dtype = ui.select("lab_dtype", view.LOWP_DTYPES, "bfloat16", col=c[0])
-offset = ui.select_slider("lab_offset", view.LOWP_OFFSETS, 8192, col=c[0])
+offset = ui.select_slider("lab_offset", view.LOWP_OFFSETS, view.LOWP_DEFAULTS["lowp_offset"], col=c[0])
 not_rope = method != "rope"
 on = {k: ui.toggle(k, False, col=c[1]) for k in ("lab_nopos", "lab_unmasked")}
 on |= {k: ui.toggle(k, False, disabled=not_rope, col=c[1]) for k in ("lab_qonly", "lab_rotv")}

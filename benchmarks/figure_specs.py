@@ -15,7 +15,7 @@ from posviz.scenes import SCENES
 
 # The URL-bound deep dives (ui.more) of each page: opened so that their charts are drawn too.
 DEEP_DIVES = {"rope": ("rope_steps",), "sinusoidal": ("sin_by_hand", "sin_column_order"),
-              "relative": ("rel_side",), "lab": ("lab_tensors",), "models": ("models_all",),
+              "relative": ("rel_side",), "lab": ("lab_tensors", "lab_pads"), "models": ("models_all",),
               "checks": ("chk_more_ex", "chk_more_gen")}
 
 

@@ -28,7 +28,7 @@ PAGES = ("", "sinusoidal", "relative", "rope", "decay", "extrapolation", "models
          # views whose charts the default view does not draw (deep dives open, a section switched on)
          "kv-cache?kv_stream=true&kv_sinks=true", "lab?lab_pack=true&lab_pack_all=true",
          "relative?rel_xl=true&rel_deberta=true&rel_fire=true&rel_xpos=true&rel_cope=true",
-         "kv-cache?kv_evict=true&kv_tree=true", "lab?lab_angles=true",
+         "kv-cache?kv_evict=true&kv_tree=true", "lab?lab_angles=true&lab_pads=true",
          "models?models_all=true&models_prop=true", "extrapolation?ext_preset=gemma4_31b",
          "extrapolation?ext_preset=llama4_scout")
 DESKTOP = dict(viewport={"width": 1280, "height": 720})

@@ -46,9 +46,21 @@ def next_token_loss(model, token_ids: torch.Tensor, attention_mask: torch.Tensor
         z_t = O_t\,E^\top,\qquad \mathcal L = -\frac{1}{|C|}\sum_{t \in C} \log \operatorname{softmax}(z_t)_{y_t},
             \quad C = \{t : y_t \ne -100\}
     """
+    logits = next_token_logits(model, token_ids, attention_mask, causal=causal)   # [N,L,V]
+    return cross_entropy(logits, token_ids, attention_mask, ignore_pads=ignore_pads)
+
+
+def next_token_logits(model, token_ids: torch.Tensor, attention_mask: torch.Tensor, *, causal: bool = True):
+    """z = O E^T: the toy layer's output read through its token embedding, positions from the mask
+    -> FloatTensor[N,L,V]."""
     pos = position_ids_from_mask(attention_mask)                                  # [N,L]
     out = toy_model.forward(model, token_ids, attention_mask, pos, causal=causal).output   # [N,L,D]
-    logits = out @ model.embed.T                                                  # [N,L,V]
+    return out @ model.embed.T                                                    # [N,L,V]
+
+
+def cross_entropy(logits: torch.Tensor, token_ids: torch.Tensor, attention_mask: torch.Tensor, *,
+                  ignore_pads: bool) -> float:
+    """The mean cross-entropy of logits [N,L,V] against next_token_labels (ignore_index -100 drops a label)."""
     labels = next_token_labels(token_ids, attention_mask, ignore_pads=ignore_pads)   # [N,L]
     return float(F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=IGNORE_INDEX))
 
@@ -73,6 +85,7 @@ def pad_loss_curve(sentence, *, method="rope", padding_side="right", num_heads=2
     for k in out["pads"]:
         ids = padded(row.token_ids, k, padding_side)                              # [1,n+k]
         mask = (ids != PAD_ID).long()                                             # [1,n+k]
-        out["ignored"].append(next_token_loss(model, ids, mask, ignore_pads=True, causal=causal))
-        out["kept"].append(next_token_loss(model, ids, mask, ignore_pads=False, causal=causal))
+        logits = next_token_logits(model, ids, mask, causal=causal)              # [1,n+k,V] one forward, two losses
+        out["ignored"].append(cross_entropy(logits, ids, mask, ignore_pads=True))
+        out["kept"].append(cross_entropy(logits, ids, mask, ignore_pads=False))
     return out

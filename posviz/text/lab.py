@@ -160,6 +160,9 @@ EN = {
         "Making a pad harmless takes two things, and its position id 0 is neither: the attention mask must forbid "
         "it as a **key**, and the loss must **ignore its label** (e.g. label −100 in `cross_entropy`)."),
     "lab.loss": "7 · Pad labels in the loss",
+    "lab.loss.teaser": (
+        "Pads masked as keys: is the loss now the sentence's own? Only if the pad labels are ignored as well."),
+    "w.lab_pads": "Open pad labels in the loss: the loss against the number of pads",
     "lab.loss.md": (
         "Masking pads as keys is half the job: the loss must also ignore their labels (“Same words, different "
         "order…” §11). The layer above becomes a next-token model (its output read through the token embedding, "
@@ -486,6 +489,8 @@ ZH = {
         "让 pad 无害需要两件事，而它的 position id 设为 0 哪件都不是：attention mask 必须禁止它作为 **Key**，"
         "损失也必须**忽略它的标签**（例如在 `cross_entropy` 里把标签设为 −100）。"),
     "lab.loss": "7 · 损失里的 padding 标签",
+    "lab.loss.teaser": "padding 已作为 Key 屏蔽：损失就只属于句子本身了吗？只有 padding 的标签也被忽略时才是。",
+    "w.lab_pads": "展开损失里的 padding 标签：损失随 padding 数的变化",
     "lab.loss.md": (
         "把 padding 作为 Key 屏蔽掉只做了一半：损失还必须忽略它们的标签（《词相同但顺序不同…》§11）。上面这一层在这里当作下一个 token "
         "的预测模型（输出经 token embedding 读出，并带因果掩码：下一个 token 的损失不能看到答案），句子 A 在上面选定的一侧补 k 个 "

@@ -15,9 +15,9 @@ def test_page_renders_both_languages(lang):
     at = open_page("lab", lang)
     assert_clean(at)
     figs = figures(at)
-    assert len(figs) == 7          # correct, chosen, difference (one panel each), error bars, 2 summaries, pad loss
+    assert len(figs) == 6          # correct, chosen, difference (one panel each), error bars, 2 summaries
     assert all(len(f["data"]) == 1 for f in figs[:3]) and figs[3]["data"][0]["type"] == "bar"
-    assert not at.dataframe                                 # the three tensors: a closed deep dive
+    assert not at.dataframe                                 # the tensors, the pad labels: closed deep dives
     assert [e.label for e in at.expander if e.label == text.get(lang, "w.lab_tensors")]
     title = at.title[0].value
     assert title == text.get(lang, "lab.title")
@@ -81,7 +81,7 @@ def test_the_three_tensors_open_from_a_link(lang):
     names = (text.get(lang, "lab.name.a"), text.get(lang, "lab.name.b"))
     assert list(chosen.iloc[:, 0])[0].startswith(names[0]) and list(chosen.iloc[:, 0])[-1].startswith(names[1])
     assert len(chosen) == len(correct) == 8                  # two sentences x token, id, mask, position
-    assert len(figures(at)) == 7
+    assert len(figures(at)) == 6
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -205,12 +205,14 @@ def test_the_pad_label_toggle_moves_the_loss_only_when_pads_are_scored(lang):
 
     side = text.get(lang, "lab.loss.side.left")
     curve = view.pad_loss(text.get(lang, "lab.default_a"), padding_side="left", name=text.get(lang, "w.lab_a"))
-    at = open_page("lab", lang)
+    closed = open_page("lab", lang)    # a deep dive: closed, nothing of it runs
+    assert "lab_loss" not in charts(closed) and text.get(lang, "w.lab_pads") in [e.label for e in closed.expander]
+    at = open_page("lab", lang, lab_pads="true")
     assert "lab_loss" in charts(at)
     flat = text.get(lang, "lab.loss.ignored.flat", k=4, now=f"{curve['ignored'][4]:.4f}",
                     base=f"{curve['ignored'][0]:.4f}", side=side)
     assert curve["ignored"][4] == curve["ignored"][0] and any(m.value == flat for m in at.markdown)
-    at = open_page("lab", lang, lab_ignore="false")
+    at = open_page("lab", lang, lab_pads="true", lab_ignore="false")
     k = curve["kept"]
     moves = text.get(lang, "lab.loss.kept.moves", k=4, now=f"{k[4]:.4f}", base=f"{k[0]:.4f}", lo=f"{min(k):.4f}",
                      hi=f"{max(k):.4f}", side=side)

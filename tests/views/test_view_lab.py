@@ -91,11 +91,12 @@ def test_summary_is_split_into_schemes_and_bugs():
     assert V.selected_cells("alibi", "half", "mask", ("rotate_v",))["schemes"] == (5, 0)    # RoPE-only: ignored
 
 
-@pytest.mark.parametrize("kw", [{}, dict(lowp_dtype="float16", lowp_offset=512, max_length=3, num_heads=3),
+@pytest.mark.parametrize("kw", [V.LOWP_DEFAULTS, dict(V.LOWP_DEFAULTS, head_dim=8, causal=True),
+                                dict(lowp_dtype="float16", lowp_offset=512, max_length=3, num_heads=3),
                                 dict(padding_side="right", causal=True, lowp_offset=32768, head_dim=64)])
 def test_summary_is_the_whole_matrix(kw):
-    """The low-precision column is computed (and cached) apart from the rest: together they are
-    toy_model.summary_matrix, cell for cell."""
+    """At the low-precision defaults the matrix is one call; away from them the low-precision column is computed
+    (and cached) apart from the rest: either way toy_model.summary_matrix, cell for cell."""
     s = V.summary(S_A, S_B, **kw)
     err, status = A.summary_matrix(S_A, S_B, **kw)
     np.testing.assert_array_equal(s["err"], err)
