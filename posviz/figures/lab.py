@@ -156,9 +156,11 @@ def pad_loss_figure(pads, ignored, kept, current, *, labels, height=420):
                                          ("kept", kept, style.PALETTE[3], "dash"))]
     shapes = [{"type": "line", "x0": current, "x1": current, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
                "line": {"color": "#555555", "dash": "dot", "width": 2}}]
-    notes = [{"text": escape(labels["now"]), "x": current, "xref": "x", "xanchor": "left", "y": 1, "yref": "y domain",
-              "yanchor": "top", "showarrow": False}]
-    return figure(data, style.layout(labels, height=height, legend_at="below", shapes=shapes, annotations=notes))
+    # the mark's label at the foot of its line, clear of both curves (the kept one falls towards the right)
+    notes = [{"text": escape(labels["now"]), "x": current, "xref": "x", "xanchor": "left", "y": 0, "yref": "y domain",
+              "yanchor": "bottom", "showarrow": False}]
+    return figure(data, style.layout(labels, height=height, legend_at="bottom", legend_rows=2, shapes=shapes,
+                                     annotations=notes))
 
 
 def phase_error_figure(x, lines, *, labels, height=460):
@@ -175,6 +177,7 @@ def phase_error_figure(x, lines, *, labels, height=460):
            "line": {"color": "#888888", "dash": "dash", "width": 1.5}}]
     note = [{"text": style.escape(labels["pi"]), "showarrow": False, "x": 0.01, "xref": "x domain", "xanchor": "left",
              "y": float(np.log10(np.pi)), "yref": "y", "yanchor": "bottom"}]
-    return style.figure(data, style.layout(labels, height=height, legend_at="below", margin=style.TIGHT, shapes=pi,
-                                           annotations=note, yaxis={"type": "log", "exponentformat": "power",
-                                                                    "range": [-9, 1]}))
+    return style.figure(data, style.layout(labels, height=height, legend_at="bottom", legend_rows=3,
+                                           margin={k: v for k, v in style.TIGHT.items() if k != "b"},
+                                           shapes=pi, annotations=note,
+                                           yaxis={"type": "log", "exponentformat": "power", "range": [-9, 1]}))

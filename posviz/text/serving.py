@@ -116,7 +116,7 @@ EN = {
         "mask. Transformers' assisted generation drafts one sequence, not a tree, so consecutive ids are right "
         "there: the bug appears when tree drafts are fed through a code path written for one sequence."),
     # ---------------------------------------------------------------- 8 · angles in low precision (/lab)
-    "lab.angles.title": "7 · RoPE's angles in low precision, along the whole context",
+    "lab.angles.title": "8 · RoPE's angles in low precision, along the whole context",
     "lab.angles.teaser": (
         "The low-precision switch above rounds the angles at one offset. How large does the phase error get along "
         "positions 0 … offset, and why do real stacks compute m·θ in float32 and round only cos and sin?"),
@@ -138,7 +138,7 @@ EN = {
     "lab.angles.name.float32": "float32",
     "lab.angles.name.cos_sin_lowp": "float32 angle, cos/sin stored low",
     "lab.angles.name.angle_lowp": "angle in low precision (bug)",
-    "lab.angles.fig": "Phase error of m·θ_i, {dtype}, d = {d}, m = 0 … {m}",
+    "lab.angles.fig": "Phase error of m·θᵢ, {dtype}, d = {d}, m = 0 … {m}",
     "lab.angles.said.noise": (
         "In {dtype}, the angle computed in low precision is off by more than 0.1 rad from position **{first}** on and "
         "by more than π/2 from **{half}** on (largest {lowp:.2f} rad): the fast pairs no longer tell neighbouring "
@@ -283,7 +283,7 @@ ZH = {
         "`tree_position_ids` 与树形掩码做的是同一件事；SpecInfer 把它叫作拓扑感知的因果掩码。transformers 的辅助生成"
         "起草的是一条序列而不是一棵树，所以在那里连续 id 是对的：当树形草稿被送进为单条序列写的代码路径时，bug 就出现了。"),
     # ---------------------------------------------------------------- 8 · angles in low precision (/lab)
-    "lab.angles.title": "7 · 低精度下的 RoPE 角度，贯穿整个上下文",
+    "lab.angles.title": "8 · 低精度下的 RoPE 角度，贯穿整个上下文",
     "lab.angles.teaser": (
         "上面的低精度开关只在一个偏移量处对角度做舍入。沿着位置 0 … 偏移量，相位误差会变得多大？真实系统为什么用 float32 "
         "计算 m·θ，只对 cos 和 sin 做舍入？"),
@@ -301,7 +301,7 @@ ZH = {
     "lab.angles.name.float32": "float32",
     "lab.angles.name.cos_sin_lowp": "float32 角度，cos/sin 低精度存储",
     "lab.angles.name.angle_lowp": "低精度计算角度（bug）",
-    "lab.angles.fig": "m·θ_i 的相位误差，{dtype}，d = {d}，m = 0 … {m}",
+    "lab.angles.fig": "m·θᵢ 的相位误差，{dtype}，d = {d}，m = 0 … {m}",
     "lab.angles.said.noise": (
         "在 {dtype} 中，低精度计算的角度从位置 **{first}** 起误差超过 0.1 弧度，从 **{half}** 起超过 π/2（最大 {lowp:.2f} 弧度）："
         "快速旋转的维度对已分不清相邻的位置。float32 计算角度、cos 与 sin 以 {dtype} 存储时，在每个位置都不超过 {table:.1e} 弧度；"
