@@ -215,18 +215,6 @@ def tree_body():
     st.markdown(ui.t("kv_cache.tree.stacks"))
 
 
-@ui.section
-def deep_dive(name, body):
-    """A serving case (evicted keys, draft trees): its heading, a teaser, and a deep dive whose body runs only open."""
-    st.subheader(ui.t(f"kv_cache.{name}.title"))
-    st.caption(ui.t(f"kv_cache.{name}.teaser"))
-    with ui.more(f"kv_{name}") as box:
-        if box.open:
-            st.markdown(ui.t(f"kv_cache.{name}.md"))
-            with ui.guard():
-                body()
-
-
 ui.header("kv_cache")
 
 c = st.columns(3)
@@ -255,5 +243,5 @@ st.markdown(ui.t("kv_cache.diagram"))
 st.markdown(ui.t("kv_cache.advice"))
 stream_section(setup)
 sinks_section(L, setup)
-deep_dive("evict", evict_body)
-deep_dive("tree", tree_body)
+ui.deep_dive("kv_evict", "kv_cache.evict", evict_body)     # a serving case: evicted keys
+ui.deep_dive("kv_tree", "kv_cache.tree", tree_body)        # a serving case: draft trees

@@ -226,18 +226,6 @@ def cope_body():
     ui.explain(cope.cope_positions, cope.count_gate_logits, cope.counted_tokens, cope.cope_position_logits)
 
 
-@ui.section
-def family(name, body, *args):
-    """8-12 · one more member of the family: its heading, a teaser, and a deep dive whose body runs only open."""
-    st.header(ui.t(f"relative.h.{name}"))
-    st.caption(ui.t(f"relative.{name}.teaser"))
-    with ui.more(f"rel_{name}") as box:
-        if box.open:
-            st.markdown(ui.t(f"relative.{name}.md"))
-            with ui.guard():
-                body(*args)
-
-
 ui.header("relative")
 txt = 22 if ui.present() else 11      # px of the numbers printed in small heatmaps (projector: >= 22)
 c = st.columns(3)
@@ -265,8 +253,9 @@ section("tables")
 for name in ("methods", "boundary"):
     st.subheader(ui.t(f"relative.table.{name}.title"))
     st.markdown(ui.t(f"relative.table.{name}"))
-family("xl", xl_body, L, past)
-family("deberta", deberta_body, L)
-family("fire", fire_body, al)
-family("xpos", xpos_body)
-family("cope", cope_body)
+# 8-12 · the rest of the family, each a deep dive whose body runs only open
+ui.deep_dive("rel_xl", "relative.xl", xl_body, L, past, title="relative.h.xl", top=True)
+ui.deep_dive("rel_deberta", "relative.deberta", deberta_body, L, title="relative.h.deberta", top=True)
+ui.deep_dive("rel_fire", "relative.fire", fire_body, al, title="relative.h.fire", top=True)
+ui.deep_dive("rel_xpos", "relative.xpos", xpos_body, title="relative.h.xpos", top=True)
+ui.deep_dive("rel_cope", "relative.cope", cope_body, title="relative.h.cope", top=True)

@@ -13,6 +13,7 @@ from posviz.ui.plotting import diagram, explain, formulas, guard, panels, plot, 
 from posviz.ui.scenes import header
 from posviz.ui.sections import section
 from posviz.ui.widgets import (
+    deep_dive,
     more,
     multiselect,
     number,
@@ -27,6 +28,6 @@ from posviz.ui.widgets import (
 )
 
 __all__ = ["header", "section", "lang", "page", "present", "t", "labels", "diagram", "explain", "formulas", "guard",
-           "panels", "plot", "table", "more", "multiselect", "number", "paste_box",
+           "panels", "plot", "table", "deep_dive", "more", "multiselect", "number", "paste_box",
            "paste_reading", "radio", "select", "select_slider", "slider",
            "text_input", "toggle"]

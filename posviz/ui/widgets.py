@@ -11,6 +11,8 @@ import streamlit as st
 from posviz import text
 from posviz.ui import pastes
 from posviz.ui.frame import asset, lang, t
+from posviz.ui.plotting import guard
+from posviz.ui.sections import section
 
 
 def _at(col):
@@ -156,6 +158,20 @@ def more(key, expanded=False, icon=":material/unfold_more:"):
     body does not run (no views, no figures); opening or closing it reruns the page (the share link
     follows), and ?rope_steps=true opens it from a link. A scene opens it with values {key: True}."""
     return st.expander(_label(key), expanded=expanded, key=key, icon=icon, on_change="rerun", bind="query-params")
+
+
+@section
+def deep_dive(key, prefix, body, *args, title=None, top=False):
+    """A page's section that is a deep dive: its heading (text `title`, default `<prefix>.title`; `top`: a page
+    heading, else a subheading) and teaser (`<prefix>.teaser`) always, and `more(key)`: open, the text
+    `<prefix>.md` and body(*args), under `guard`; closed, nothing of it runs. Its own controls rerun it alone."""
+    (st.header if top else st.subheader)(t(title or f"{prefix}.title"))
+    st.caption(t(f"{prefix}.teaser"))
+    with more(key) as box:
+        if box.open:
+            st.markdown(t(f"{prefix}.md"))
+            with guard():
+                body(*args)
 
 
 INLINE_PASTE = 1500   # characters of a paste the URL carries itself; a longer paste goes by its id (ui.pastes)
