@@ -39,9 +39,8 @@ with slots.run_slot():   # a few runs at a time in this process, in turn (see sl
     st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
                        initial_sidebar_state="collapsed" if ui.present() else "auto")
     frame.start()
-    scenes.client_script()
-
     current = frame.navigation(PAGES)
+    scenes.client_script(scenes.page_name(current.url_path))   # the page's scenes: the browser knows their figures
     current.run()
     # after the page: the share box shows the URL as this run left it, never one interaction behind
     sidebar(current.url_path)

@@ -141,33 +141,46 @@ def scenes(page, say=None):
 # and a scene's runs write several; counting script runs instead lost the race when a rerun followed
 # fast), takes the scene keys (Alt+arrow; in lecture mode a presenter's clicker's PageDown / PageUp and
 # plain arrows; never while a text field has focus), and scrolls to and marks the figure a scene talks
-# about. Its three values go where the file has `%s` (plotly.js's version, the scene's target as JSON, and
-# the time it was chosen): any other percent sign in the file is written `%%`.
+# about. It knows the page's scenes (the key of the figure each one shows) and the current one, so a press
+# of Previous / Next starts moving to the figure at once, before the server has run the page (issue 34);
+# the run's own target then settles the place. Its five values go where the file has `%s` (plotly.js's
+# version, the page's scene figures as JSON, the current scene's index, the scene's target as JSON, and the
+# time it was chosen): any other percent sign in the file is written `%%`.
 _CLIENT_JS = "<script>\n" + asset("scenes.js") + "</script>"
 _PLOTLY = json.dumps(PLOTLY_JS)    # the plotly.js the chart element keeps (ui.plotting.payload's version)
 
 
-_slot = threading.local()     # this script thread's run: (its cursors dict, the frame script's placeholder)
+_slot = threading.local()     # this script thread's run: (its cursors dict, the frame script's placeholder, page)
 
 
-def client_script():
-    """Called by app.py before the page runs: the frame's browser script, with the scroll target of a
-    scene that was just chosen (a scene's on_click ran before this run; the time it was chosen makes the
-    browser run the script again). Drawn into a placeholder that a scene link opened later in this run
-    (_scene_from_url) fills again with its own target."""
+def page_name(url_path):
+    """The page name (posviz.scenes' key, app_pages/<name>.py) of an app.py url path ("kv-cache" -> kv_cache)."""
+    return (url_path or "overview").replace("-", "_")
+
+
+def client_script(page=None):
+    """Called by app.py before the page runs (once st.navigation has chosen it): the frame's browser script,
+    with the page's scenes (`page`: posviz.scenes' key) and the scroll target of a scene that was just chosen
+    (a scene's on_click ran before this run; the time it was chosen makes the browser run the script again).
+    Drawn into a placeholder that a scene link opened later in this run (_scene_from_url) fills again with its
+    own target."""
     ctx = get_script_run_ctx()
-    _slot.run = (ctx.cursors if ctx is not None else None, st.empty())
+    _slot.run = (ctx.cursors if ctx is not None else None, st.empty(), page)
     _send_script()
 
 
 def _send_script():
-    """The frame's script into this run's placeholder, with the target of the scene chosen last (if any)."""
+    """The frame's script into this run's placeholder, with the page's scene figures, the current scene and
+    the target of the scene chosen last (if any)."""
     show = st.session_state.pop("_scene_show", None)        # (a key of posviz.scenes data, time), never user text
     target = json.dumps(show[0]) if show and show[0] else "null"
+    page = _slot.run[2]
+    shows = json.dumps([sc.get("show") for sc in SCENES.get(page, ())])   # keys of posviz.scenes data
+    cur = int(st.session_state.get(f"{page}_scene", -1)) if page in SCENES else -1
     # The time goes inside the script: Streamlit strips an HTML comment, so two scenes showing the same
     # figure would send the same element and the browser would not scroll again.
     # one element: first the frame's script for assistive technology (<html lang>, frame.a11y_script), then the scenes'
-    script = a11y_script() + _CLIENT_JS % (_PLOTLY, target, repr(float(show[1])) if show else "0")
+    script = a11y_script() + _CLIENT_JS % (_PLOTLY, shows, cur, target, repr(float(show[1])) if show else "0")
     _slot.run[1].html(script, unsafe_allow_javascript=True)
 
 

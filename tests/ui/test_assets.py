@@ -32,7 +32,7 @@ def test_the_browser_receives_the_asset_files_as_they_are():
     at.run()
     assert [m.value for m in at.markdown] == [f"<style>\n{css}</style>"]
     assert [h.value for h in at.get("html")] == ["<script>\n" + a11y % '"en"' + "</script>"
-                                                 f"<script>\n{js % (PLOTLY, 'null', '0')}</script>"]
+                                                 f"<script>\n{js % (PLOTLY, '[]', -1, 'null', '0')}</script>"]
     at = AppTest.from_function(_frame_app, default_timeout=60)
     at.query_params["present"] = "1"
     at.query_params["show"] = "rope_clock"
@@ -42,7 +42,7 @@ def test_the_browser_receives_the_asset_files_as_they_are():
     assert [m.value for m in at.markdown] == [f"<style>\n{css}\n{present}</style>"]
     (script,) = [h.value for h in at.get("html")]
     assert script == ("<script>\n" + a11y % '"zh-CN"' + "</script>"
-                      "<script>\n" + js % (PLOTLY, '"rope_clock"', "1.5") + "</script>")
+                      "<script>\n" + js % (PLOTLY, '[]', -1, '"rope_clock"', "1.5") + "</script>")
     assert 'const [target, chosen] = ["rope_clock", 1.5];' in script
     assert 'document.documentElement.lang = "zh-CN";' in script
 
@@ -64,9 +64,11 @@ def test_lecture_mode_text_is_at_least_22_px_on_a_projector():
     assert not re.search(r"font-size:\s*[0-9.]+(px|em|pt|%)", _read("present.css"))
 
 
-def test_the_script_has_three_values_and_drives_the_scene_buttons():
+def test_the_script_has_five_values_and_drives_the_scene_buttons():
     js = _read("scenes.js")
-    assert js.count("%s") == 3 and "const [target, chosen] = [%s, %s];" in js
+    assert js.count("%s") == 5 and "const [target, chosen] = [%s, %s];" in js
+    # issue 34: the page's scene figures and the current scene, so a press moves to the figure before the run
+    assert "w.__posvizScenes = {shows: %s, cur: %s};" in js
     assert "m.preload(%s)" in js.split("const [target, chosen]")[0]                # plotly.js starts loading first
     assert "%" not in js.replace("%s", "").replace("%%", "")                      # %-formatting takes it as is
     assert "document.querySelectorAll('.st-key-scenes_nav button')" in js          # scenes.scenes' buttons

@@ -64,9 +64,9 @@ function pump() {
       if (me !== loop) return;
       [...waiting].filter((c) => !c.box.isConnected).forEach((c) => waiting.delete(c));
       const seen = [...waiting].filter(inView);
-      if (seen.length) {            // in view: the highest first, one chart per task
+      if (seen.length) {            // in view: a scene's figure first (scenes.js marks it), then the highest, one per task
         const tops = seen.map((c) => c.box.getBoundingClientRect().top);
-        draw(Plotly, seen[tops.indexOf(Math.min(...tops))]);
+        draw(Plotly, seen.find((c) => c.box.closest('.posviz-shown')) || seen[tops.indexOf(Math.min(...tops))]);
         post(step);
       } else if (waiting.size) {    // out of view: drawn when they come into view, or one per idle period
         const idle = w.requestIdleCallback || ((f) => setTimeout(f, 50));
@@ -82,7 +82,28 @@ function pump() {
   }, () => {});
 }
 
+// charts out of view whose width changed (the ResizeObserver in mount): resized when they come into view, or one per
+// idle period
+const resized = new Set();
+let idleQueued = false;
+function resizeNow(c) {
+  resized.delete(c);
+  if (c.box.isConnected && c.gd.offsetParent && w.Plotly && !c.full) w.Plotly.Plots.resize(c.gd).catch(() => {});
+}
+function later() {
+  if (idleQueued) return;
+  idleQueued = true;
+  const idle = w.requestIdleCallback || ((f) => setTimeout(f, 50));
+  idle(() => {
+    idleQueued = false;
+    const next = resized.values().next().value;
+    if (next) resizeNow(next);
+    if (resized.size) later();
+  }, {timeout: 1500});
+}
+
 const observer = new IntersectionObserver((entries) => {
+  entries.forEach((e) => { if (e.isIntersecting && resized.has(e.target.__posvizChart)) resizeNow(e.target.__posvizChart); });
   if (entries.some((e) => e.isIntersecting && waiting.has(e.target.__posvizChart))) {
     pump();                         // the idle wait is overtaken: what is in view now comes first
   }
@@ -343,7 +364,10 @@ function mount(root) {
     const now = Math.round(entries[0].contentRect.width);
     // (not while hidden: a page leaving, a closed tab; plotly.js refuses an undisplayed <div>)
     if (c.drawn && !c.full && width && now && now !== width && w.Plotly && gd.isConnected && gd.offsetParent) {
-      w.Plotly.Plots.resize(gd).catch(() => {});
+      // a chart out of view is drawn at its new width when it comes into view, or in idle time: a page that
+      // narrows (a scene's narration beside it) redraws the charts in view first, not every chart at once
+      if (inView(c) || waiting.has(c)) w.Plotly.Plots.resize(gd).catch(() => {});
+      else { resized.add(c); later(); }
     }
     width = now;
   });
@@ -398,6 +422,7 @@ export default function (component) {
   return () => setTimeout(() => {
     if (root.isConnected) return;          // a late call of a replaced run, not the element going away
     waiting.delete(c);
+    resized.delete(c);
     observer.unobserve(c.box);
     c.resize.disconnect();
     if (c.full) setFull(c, false);
