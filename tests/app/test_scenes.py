@@ -25,12 +25,19 @@ def _values(at, keys):
 
 @pytest.mark.parametrize("page", sorted(scenes.SCENES))
 def test_scenes_apply_in_order_and_round_trip_through_the_url(page):
+    """Next walks the scenes in order: right after each one the view is the scene (no scene leaves the view the
+    moment it is applied, as a page that clamped a value would): the narration shows and the URL carries ?scene=N;
+    its widgets hold the scene's values, and the URL reopens them."""
     items = scenes.SCENES[page]
     at = open_page(page, "en")
     assert_clean(at)
     for i, sc in enumerate(items):
         at.button(key=f"{page}_next").click().run()
         assert_clean(at)
+        assert at.query_params.get("scene") == str(i + 1), (page, i + 1, dict(at.query_params))
+        said = text.get("en", sc["say"]).split("{")[0][:40]           # a narration filled from numbers: its start
+        head = f"{i + 1}/{len(items)} · {text.get('en', sc['title'])}"
+        assert any(head in b.value and said in b.value for b in at.info), (page, i + 1)
         keys = set(sc["values"])
         got = _values(at, keys)
         assert got, f"{page} scene {i + 1} sets no widget that is on the page"
@@ -139,20 +146,6 @@ def _nudge(at, key):
                 w.set_value(new)
             return new
     return None
-
-
-@pytest.mark.parametrize("page", sorted(scenes.SCENES))
-def test_right_after_each_scene_the_view_is_the_scene_and_the_url_says_so(page):
-    """No scene leaves the view the moment it is applied (a page that clamped a value would): the narration
-    shows and the URL carries ?scene=N."""
-    at = open_page(page, "en")
-    for i, sc in enumerate(scenes.SCENES[page]):
-        at.button(key=f"{page}_next").click().run()
-        assert_clean(at)
-        assert at.query_params.get("scene") == str(i + 1), (page, i + 1, dict(at.query_params))
-        said = text.get("en", sc["say"]).split("{")[0][:40]           # a narration filled from numbers: its start
-        head = f"{i + 1}/{len(scenes.SCENES[page])} · {text.get('en', sc['title'])}"
-        assert any(head in b.value and said in b.value for b in at.info), (page, i + 1)
 
 
 @pytest.mark.parametrize("page", sorted(scenes.SCENES))

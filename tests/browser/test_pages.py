@@ -12,22 +12,34 @@ process, one after another):
 - the accessibility tier (issue 35): axe-core (WCAG 2.0-2.2 A and AA, best practices) finds no serious or critical
   violation in posviz's content on every page in both languages at 1280x720, in lecture mode, on a phone and (in
   Chinese) in the dark theme, and in every scene (SCENE_VIEWS), and every chart's text has AA contrast; Streamlit's
-  own chrome (header, toolbar, navigation) fails only the rules harness/a11y.CHROME_KNOWN explains. The scenes are
-  walked last, in the view's open page (one Next press and one axe run each).
+  own chrome (header, toolbar, navigation) fails only the rules harness/a11y.CHROME_KNOWN explains;
+- no metric label is cut in lecture mode, phone chart titles clear plotly's toolbar, the overview diagram's text is
+  readable (issue 26 items 15, 16, 19);
+- in view after every scene (harness/in_view.py: issue 26 items 12-14, issue 33 items 3, 4), in Chinese in lecture
+  mode and on a phone.
+
+The scenes are walked last, once per view in the view's open page (one Next press each): each scene's axe run and,
+in those two views, its in-view measurement are taken in that one walk, which both scene tests read.
 
 In CI (CI=true) a missing browser is a failure, never a skip (tests/browser/conftest.py).
 """
+import os
 import time
 
 import pytest
 
-from harness import a11y
+from harness import a11y, in_view
 from harness.browser import MARGINS_JS, MIN_PROJECTOR_PX, PHONE, PROJECTOR, grown_sides, page_paths, settle
+from posviz import scenes
 
 PATHS = page_paths()
 NO_PLOT_OK = {"checks", "remember", "hall"}   # /hall draws a chart only after a reveal
 PLOTTED = [p for p in PATHS if p not in NO_PLOT_OK]
 SCREENS = {"desk": PROJECTOR, "phone": PHONE, "dark": {**PROJECTOR, "color_scheme": "dark"}}
+# a page's scenes are keyed by its script's name (kv_cache), its URL is app.py's path (kv-cache)
+SCENE_KEY = {path: (path or "overview").replace("-", "_") for path in PATHS}
+WITH_SCENES = [path for path in PATHS if SCENE_KEY[path] in scenes.SCENES]
+SHOTS = os.environ.get("POSVIZ_SHOTS")      # a directory: a screenshot per scene of the in-view walk
 
 
 def views(paths, langs, screens):
@@ -155,6 +167,62 @@ def test_every_figure_fits_a_phone(view):
     assert hint.count() == 0 or not hint.first.is_visible(), "keyboard hint shown on a touch screen"
 
 
+# ---------------------------------------------------------------- issue 26 items 15, 16, 19, on the views above
+METRIC_CUT_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricLabel"]'))
+  .flatMap(l => Array.from(l.querySelectorAll('*')).concat([l]))
+  .filter(e => e.children.length === 0 && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.textContent.trim())"""
+
+
+METRIC_PATHS = [p for p in PATHS if p in WITH_SCENES or SCENE_KEY[p] == "remember"]
+
+
+@pytest.mark.parametrize("view", views(METRIC_PATHS, ["en", "zh"], [("desk", 1)]), indirect=True)
+def test_no_metric_label_is_cut_in_lecture_mode(view):
+    """Issue 26 item 16: a /rope metric label read "前后半配对的代码读交错配对的权…" on the projector."""
+    path, page, _ = view
+    assert not page.evaluate(METRIC_CUT_JS), path
+
+
+TITLES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')).flatMap(p => {
+  const t = p.querySelector('.gtitle'), bar = p.querySelector('.modebar'), box = p.getBoundingClientRect();
+  if (!t || !t.textContent.trim()) return [];
+  const r = t.getBoundingClientRect(), b = bar ? bar.getBoundingClientRect() : null;
+  const under = b && b.width && r.top < b.bottom && r.bottom > b.top && r.left < b.right && r.right > b.left;
+  const cut = r.right > box.right + 1 || r.left < box.left - 1;
+  return under || cut ? [`${t.textContent.slice(0, 40)}: ${under ? 'under the toolbar' : ''} ${cut ? 'cut' : ''}`] : [];
+})"""
+
+PHONE_TITLES = [("extrapolation", "en"), ("extrapolation", "zh"), ("decay", "zh"), ("models", "en"), ("models", "zh"),
+                ("frontier", "zh"), ("length", "zh"), ("length-today", "en")]
+
+
+@pytest.mark.parametrize("view", [v for path, lang in PHONE_TITLES for v in views([path], [lang], [("phone", 0)])],
+                         indirect=True)
+def test_phone_chart_titles_clear_the_toolbar_and_fit(view):
+    """Issue 26 item 19: on a phone plotly's toolbar always shows; titles ran under it and off the side."""
+    _, page, _ = view
+    page.evaluate("window.scrollTo(0, 0)")
+    assert not page.evaluate(TITLES_JS)
+
+
+DOT_JS = """() => { const svgs = Array.from(document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stGraphVizChart"] svg'));
+  const px = svgs.flatMap(s => Array.from(s.querySelectorAll('text')).map(t =>
+    t.getScreenCTM().a * parseFloat(t.getAttribute('font-size'))));
+  return {n: svgs.length, min: Math.min(...px)}; }"""
+
+
+@pytest.mark.parametrize("view", views([""], ["zh"], [("desk", 1), ("phone", 0)]), indirect=True)
+def test_overview_diagram_text_is_readable(view, request):
+    """Issue 26 item 15: the "where position enters" diagram drew 13 px text in lecture mode, 8 px on a phone."""
+    _, page, _ = view
+    page.wait_for_selector('[data-testid="stGraphVizChart"] svg text', timeout=60000)
+    d = page.evaluate(DOT_JS)
+    lecture = request.node.callspec.params["view"][3] == 1
+    assert d["n"] == 3 and d["min"] >= (22 if lecture else 12), d
+
+
 # ---------------------------------------------------------------- accessibility (issue 35)
 A11Y_VIEWS = views(PATHS, ["en", "zh"], [("desk", 0), ("desk", 1), ("phone", 0)])
 
@@ -182,16 +250,68 @@ def test_axe_finds_nothing_serious_in_posviz_content(view):
 # Every scene at 1280x720 in English, in lecture mode and on a phone in Chinese: each scene on every screen and in both
 # languages, in 267 scene views rather than all 534 combinations (a scene costs a rerun and an axe run, ~2-3 s).
 SCENE_VIEWS = views(PATHS, ["en"], [("desk", 0)]) + views(PATHS, ["zh"], [("desk", 1), ("phone", 0)])
+# In view after every scene: in Chinese (the taller narrations), in lecture mode at 1280x720 and on a phone.
+IN_VIEW_VIEWS = views(WITH_SCENES, ["zh"], [("desk", 1), ("phone", 0)])
+_WALKS = {}
+
+
+def _walk(request, view):
+    """The view's scenes, walked once in its open page (the last use of the page): per scene, the axe problems and,
+    in the IN_VIEW_VIEWS, what is not in view. Both scene tests read it; an error while walking fails both."""
+    path, page, _ = view
+    if page not in _WALKS:
+        _WALKS[page] = _walk_scenes(page, path, request.node.callspec.params["view"])
+    if isinstance(_WALKS[page], BaseException):
+        raise _WALKS[page]
+    return _WALKS[page]
+
+
+def _walk_scenes(page, path, param):
+    _, lang, screen, present = param
+    measure = lang == "zh" and (screen, present) in (("desk", 1), ("phone", 0))
+    items = scenes.SCENES.get(SCENE_KEY[path], [])
+    out = []
+    try:
+        for i, sc in enumerate(items, 1):
+            a11y.next_scene(page, i, len(items))
+            where = f"/{path} scene {i}/{len(items)}"
+            seen = _in_view(page, path, param, i, sc) if measure else []
+            out.append({"axe": _problems(page, where), "in_view": [f"{where} ({sc['show']}): {p}" for p in seen]})
+    except Exception as e:          # kept for the other scene test of this view
+        return e
+    return out
+
+
+def _in_view(page, path, param, i, sc):
+    """What is not in view right after scene i (harness/in_view.py)."""
+    _, _, screen, present = param
+    n = len(scenes.SCENES[SCENE_KEY[path]])
+    in_view.still(page)
+    m = page.evaluate(in_view.MEASURE_JS, sc["show"])
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        view = "lecture" if present else screen
+        page.screenshot(path=os.path.join(SHOTS, f"{SCENE_KEY[path]}-{view}-s{i}.png"))
+    out = [] if f"{i}/{n}" in m["sayText"] else [f"the narration does not say {i}/{n}: {m['sayText'][:80]}"]
+    out += in_view.problems(m, sc, bool(present))
+    if present:
+        out += in_view.number_problems(page.evaluate(in_view.NUMBERS_JS, in_view.settings(sc)), True)
+    return out
 
 
 @pytest.mark.parametrize("view", SCENE_VIEWS, indirect=True)
-def test_axe_finds_nothing_serious_in_any_scene(view):
-    """Last of a view's tests: it walks the open page through its scenes."""
-    path, page, errors = view
-    n = a11y.scene_count(path)
-    problems = []
-    for i in range(1, n + 1):
-        a11y.next_scene(page, i, n)
-        problems += _problems(page, f"/{path} scene {i}/{n}")
+def test_axe_finds_nothing_serious_in_any_scene(view, request):
+    """After a view's other tests: its page walks through its scenes (_walk)."""
+    _, _, errors = view
+    problems = [p for scene in _walk(request, view) for p in scene["axe"]]
     assert not problems, "\n".join(problems)
     assert not errors, errors
+
+
+@pytest.mark.parametrize("view", IN_VIEW_VIEWS, indirect=True)
+def test_every_scene_shows_its_narration_and_its_figure_together(view, request):
+    """Issue 26 items 12-14, issue 33 items 3, 4: each scene leaves its narration and its figure on screen together,
+    and in lecture mode the numbers it quotes, at 22 px or more (harness/in_view.py)."""
+    path, _, _ = view
+    report = [p for scene in _walk(request, view) for p in scene["in_view"]]
+    assert not report, f"/{path}:\n" + "\n".join(report)

@@ -1,4 +1,5 @@
-"""deploy/warm.py: a fresh server opens every page once over the websocket before visitors arrive.
+"""deploy/warm.py: a server (the shared one; the container's entry point: a fresh one) opens every page once over the
+websocket before visitors arrive.
 
 The pages come from the server's own navigation (they must be exactly app.py's PAGES), every run
 must finish without an exception, and a page that does not exist is reported, never hidden.
@@ -14,26 +15,26 @@ import urllib.request
 import pytest
 
 from deploy import warm
-from harness.browser import ROOT, app_server, free_port, page_paths
+from harness.browser import ROOT, free_port, page_paths
 
 
-@pytest.mark.usefixtures("alone")
-def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode():
-    with app_server() as (base, _proc, _):
-        results = warm.warm(base, langs=("en", "zh"), modes=("", "1"))
-        bad = [(path, query, err) for path, query, _, err in results if err]
-        assert not bad, bad
-        runs = {(path, query) for path, query, _, _ in results}
-        want = {(p, f"lang={lang}" + (f"&present={m}" if m else "")) for p in page_paths() for lang in ("en", "zh")
-                for m in ("", "1")}
-        assert runs == want and len(results) == len(want)
+def test_warm_opens_every_page_of_the_navigation_in_each_language_and_mode(app_url):
+    """On this process's shared server (a server of its own took a start and the `alone` lock, and checked
+    nothing more: warm.warm opens every page whatever the server has run before)."""
+    results = warm.warm(app_url, langs=("en", "zh"), modes=("", "1"))
+    bad = [(path, query, err) for path, query, _, err in results if err]
+    assert not bad, bad
+    runs = {(path, query) for path, query, _, _ in results}
+    want = {(p, f"lang={lang}" + (f"&present={m}" if m else "")) for p in page_paths() for lang in ("en", "zh")
+            for m in ("", "1")}
+    assert runs == want and len(results) == len(want)
 
-        # one run on its own: the server's navigation lists app.py's pages
-        _, pages, error = asyncio.run(warm.open_page(base, "rope", "lang=zh&present=1"))
-        assert error is None and pages == page_paths()
+    # one run on its own: the server's navigation lists app.py's pages
+    _, pages, error = asyncio.run(warm.open_page(app_url, "rope", "lang=zh&present=1"))
+    assert error is None and pages == page_paths()
 
-        _, _, error = asyncio.run(warm.open_page(base, "no-such-page", "lang=en"))
-        assert error and "not found" in error
+    _, _, error = asyncio.run(warm.open_page(app_url, "no-such-page", "lang=en"))
+    assert error and "not found" in error
 
 
 def test_warm_with_scenes_opens_every_scene_link(app_url):
