@@ -73,21 +73,20 @@ def tensors(res, names):
             ui.explain(position_ids.position_ids_from_mask, position_ids.make_position_ids)
 
 
-def summary(sent_a, sent_b, settings, method, layout, scheme, bugs):
-    """5 · every scheme and bug at once on this batch, the chosen cells marked."""
-    st.subheader(ui.t("lab.summary"))
-    with ui.guard():
-        table = view.summary(sent_a, sent_b, **settings)
-        selected = view.selected_cells(method, layout, scheme, bugs)
-        rows = [ui.t(k) for k in view.ROW_NAMES]
-        for col, part, suffix in zip(ui.panels([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
-            with col:
-                ui.plot(figs.summary_heatmap, table[part]["err"], table[part]["status"], rows,
-                        [ui.t(f"lab.col.{b or s}") for s, b in table[part]["cols"]], selected=selected[part],
-                        labels=ui.labels("lab.summary", "na", "oor", title=f"lab.summary.title.{part}"),
-                        key=f"lab_summary{suffix}")
-        st.caption(ui.t("lab.summary.note"))
-        ui.explain(toy_model.summary_matrix, note=ui.t("lab.summary.explain"))
+def summary_body(sent_a, sent_b, settings, method, layout, scheme, bugs):
+    """5 · every scheme and bug at once on this batch, the chosen cells marked (a deep dive: its 7 x 12 runs
+    happen only when open)."""
+    table = view.summary(sent_a, sent_b, **settings)
+    selected = view.selected_cells(method, layout, scheme, bugs)
+    rows = [ui.t(k) for k in view.ROW_NAMES]
+    for col, part, suffix in zip(ui.panels([5, 7]), ("schemes", "bugs"), ("", "_bugs")):
+        with col:
+            ui.plot(figs.summary_heatmap, table[part]["err"], table[part]["status"], rows,
+                    [ui.t(f"lab.col.{b or s}") for s, b in table[part]["cols"]], selected=selected[part],
+                    labels=ui.labels("lab.summary", "na", "oor", title=f"lab.summary.title.{part}"),
+                    key=f"lab_summary{suffix}")
+    st.caption(ui.t("lab.summary.note"))
+    ui.explain(toy_model.summary_matrix, note=ui.t("lab.summary.explain"))
 
 
 def pack_results(run, table, method, layout, head, rows_m):
@@ -244,7 +243,8 @@ with ui.guard():
     effects(res, scheme, bugs)
     head = compare(res, heads)
     tensors(res, names)
-summary(sent_a, sent_b, settings, method, layout, scheme, bugs)
+ui.deep_dive("lab_matrix", "lab.summary", summary_body, sent_a, sent_b, settings, method, layout, scheme, bugs,
+             title="lab.summary")
 pack_section(sent_a, sent_b, settings, method, layout, names, head)
 loss_section(sent_a, settings, method)
 angles_section(dtype, head_dim, offset)

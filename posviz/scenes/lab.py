@@ -21,7 +21,7 @@ def _scene(name, show, **values):
 SCENES = {"lab": [
     _scene("right", "lab_attn", lab_method="rope", lab_side="left", lab_scheme="mask", lab_row=0, lab_head=0),
     _scene("arange", "lab_summary", lab_method="sinusoidal", lab_side="left", lab_scheme="arange", lab_row=0,
-           lab_head=0),
+           lab_head=0, lab_matrix=True),
     _scene("tokid", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="token_ids", lab_row=1,
            lab_head=0),
     _scene("qonly", "lab_attn_chosen", lab_method="rope", lab_side="left", lab_scheme="mask", lab_qonly=True,

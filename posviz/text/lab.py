@@ -123,10 +123,15 @@ EN = {
         "is stored to the nearest {spacing:g} rad, and θᵢ and the product are rounded too: a phase error. "
         "In float32 the same offset only costs about {f32:.1e} (RoPE is shift invariant)."),
     "lab.summary": "5 · Which encoding is hurt by which bug?",
-    "lab.summary.note": (
+    "lab.summary.teaser": (
+        "Every encoding under every position-id scheme and every bug at once: which ones break, and which shrug."),
+    "w.lab_matrix": "Open the matrix: every encoding under every setup, on this batch",
+    "lab.summary.md": (
         "Each cell runs the padded batch with one scheme or one bug (with ids from the mask) for one "
         "method and reports the largest output error max |ΔO| over real tokens vs the sentences run alone "
-        "(log colour). The honest zeros matter as much as the failures: a uniform shift of RoPE/ALiBi/T5 "
+        "(log colour). One run of the layer per cell, done again whenever the batch or a size above changes."),
+    "lab.summary.note": (
+        "The honest zeros matter as much as the failures: a uniform shift of RoPE/ALiBi/T5 "
         "with pads masked, shared arange with right padding, NoPE under any position-id bug, "
         "modulo while the table is long enough. Grey = not applicable (a RoPE-only bug); "
         "“no row” = a sentence is longer than the learned table of M rows, which raises instead of wrapping. "
@@ -454,9 +459,14 @@ ZH = {
         "位置 {lo:g}…{hi:g} 本身仍然精确，但最快一对维度的角度 p·θ₀ = p 弧度只能存到最接近的 {spacing:g} 弧度，"
         "θᵢ 与乘积也被舍入：相位有误差。同样的偏移用 float32 计算只带来约 {f32:.1e} 的误差（RoPE 对平移不变）。"),
     "lab.summary": "5 · 哪种编码会被哪个 bug 伤到？",
-    "lab.summary.note": (
+    "lab.summary.teaser": "每种编码在每种 position id 方案、每个 bug 下的结果一览：哪些会坏，哪些不受影响。",
+    "w.lab_matrix": "展开矩阵：每种编码在每种设置下，作用于这个 batch",
+    "lab.summary.md": (
         "每个格子对一种方法、用一种 position id 方案或一个 bug（其余 position id 由 mask 生成）运行 padding 后的 batch，"
-        "报告真实 token 上相对“单句单独运行”的最大输出误差 max |ΔO|（对数色标）。如实的“零”与失败同样重要："
+        "报告真实 token 上相对“单句单独运行”的最大输出误差 max |ΔO|（对数色标）。每个格子运行一次这一层，"
+        "batch 或上面的任一尺寸改变时重新计算。"),
+    "lab.summary.note": (
+        "如实的“零”与失败同样重要："
         "pad 被屏蔽时 RoPE/ALiBi/T5 的整体平移、右 padding 时的共享 arange、任何 position id bug 下的 NoPE、"
         "表足够长时的取模。灰色“—”= 不适用（仅 RoPE 的 bug）；"
         "“越界”= 句子比 M 行的学习式位置表更长，此时直接报错而不是取模。描边的格子是你当前的选择。"),

@@ -30,12 +30,13 @@ def _chart_parents(at, prefix):
     return out
 
 
-@pytest.mark.parametrize("page, prefix", [("length_today", "lenf_shares"), ("lab", "lab_summary"),
-                                          ("sinusoidal", "sin_lin_")])
-def test_lecture_mode_stacks_side_by_side_charts(page, prefix):
+@pytest.mark.parametrize("page, prefix, opened", [("length_today", "lenf_shares", {}),
+                                                  ("lab", "lab_summary", {"lab_matrix": "true"}),
+                                                  ("sinusoidal", "sin_lin_", {})])
+def test_lecture_mode_stacks_side_by_side_charts(page, prefix, opened):
     """Issue 33 item 4: beside a scene's narration panel two charts side by side got a third of the projector each
     (titles cut, 10-12 px cell values): ui.panels stacks them in lecture mode, columns elsewhere."""
-    normal = _chart_parents(open_page(page, "zh"), prefix)
-    lecture = _chart_parents(open_page(page, "zh", present="1"), prefix)
+    normal = _chart_parents(open_page(page, "zh", **opened), prefix)
+    lecture = _chart_parents(open_page(page, "zh", present="1", **opened), prefix)
     assert len(normal) == len(lecture) == 2
     assert all("Column" in p for p in normal.values()) and not any("Column" in p for p in lecture.values())

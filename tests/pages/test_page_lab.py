@@ -15,10 +15,11 @@ def test_page_renders_both_languages(lang):
     at = open_page("lab", lang)
     assert_clean(at)
     figs = figures(at)
-    assert len(figs) == 6          # correct, chosen, difference (one panel each), error bars, 2 summaries
+    assert len(figs) == 4          # correct, chosen, difference (one panel each), error bars
     assert all(len(f["data"]) == 1 for f in figs[:3]) and figs[3]["data"][0]["type"] == "bar"
     assert not at.dataframe                                 # the tensors, the pad labels: closed deep dives
-    assert [e.label for e in at.expander if e.label == text.get(lang, "w.lab_tensors")]
+    labels = {e.label for e in at.expander}
+    assert {text.get(lang, "w.lab_tensors"), text.get(lang, "w.lab_matrix")} <= labels   # and the matrix
     title = at.title[0].value
     assert title == text.get(lang, "lab.title")
     assert len(at.metric) == 1
@@ -81,7 +82,7 @@ def test_the_three_tensors_open_from_a_link(lang):
     names = (text.get(lang, "lab.name.a"), text.get(lang, "lab.name.b"))
     assert list(chosen.iloc[:, 0])[0].startswith(names[0]) and list(chosen.iloc[:, 0])[-1].startswith(names[1])
     assert len(chosen) == len(correct) == 8                  # two sentences x token, id, mask, position
-    assert len(figures(at)) == 6
+    assert len(figures(at)) == 4
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -106,7 +107,9 @@ def test_learned_boundary_is_a_warning_not_an_error():
     assert at.selectbox(key="lab_method").value == "learned"
     assert not at.exception and not at.error                # the boundary the article warns about, not bad input
     assert at.warning and "max_length=3" in at.warning[0].value
-    assert figures(at)                                      # the summary matrix still draws
+    at = open_page("lab", "zh", lab_method="learned", lab_maxlen="3", lab_matrix="true")
+    assert not at.exception and not at.error
+    assert {"lab_summary", "lab_summary_bugs"} <= set(charts(at))   # the summary matrix still draws
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -160,6 +163,23 @@ def test_packed_row_runs_and_shows_ids_mask_and_ranks(lang):
     assert df.iloc[-1][""] == text.get(lang, "lab.pack.col.rank")
     assert float(at.metric[-1].value) > 1e-2                 # a rank restarting at 0
     assert text.get(lang, "lab.pack.cp.restart", r=2) in [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_summary_matrix_is_a_deep_dive(lang):
+    """Its 59 runs of the layer happen only when it is open; opened, the two heatmaps of every method, the cells
+    of the current choice outlined; the scene that talks about it opens it."""
+    closed = open_page("lab", lang)
+    assert not {"lab_summary", "lab_summary_bugs"} & set(charts(closed))
+    at = open_page("lab", lang, lab_matrix="true", lab_method="sinusoidal", lab_scheme="arange")
+    assert_clean(at)
+    assert len(figures(at)) == len(figures(closed)) + 2
+    heat = charts(at)["lab_summary"]["figure"]["data"][0]
+    assert heat["type"] == "heatmap" and len(heat["y"]) == 7 and len(heat["x"]) == 5
+    assert text.get(lang, "lab.col.arange") in heat["x"] and text.get(lang, "lab.row.sinusoidal") in heat["y"]
+    assert len(charts(at)["lab_summary_bugs"]["figure"]["data"][0]["x"]) == 7
+    scene = next(s for s in scenes.SCENES["lab"] if s["show"] == "lab_summary")
+    assert scene["values"]["lab_matrix"] is True
 
 
 def test_packing_summary_is_a_deep_dive():
