@@ -1,12 +1,16 @@
 """posviz: the interactive lab for transformer position encodings.
 
 Run:  streamlit run app.py
+
+`streamlit run` finds `app` below, an st.App, and serves it: Streamlit's server with posviz's own routes
+(posviz.ui.routes: plotly.js under a URL the browser keeps). For each visitor Streamlit then runs this same file as
+the page script, where __name__ is "__main__": the pages.
 """
 import streamlit as st
 import torch
 
 from posviz import ui
-from posviz.ui import frame, scenes, slots
+from posviz.ui import frame, routes, scenes, slots
 from posviz.ui.sidebar import sidebar
 
 # Every tensor here is small: one thread per op avoids thread-pool overhead and keeps
@@ -35,13 +39,22 @@ PAGES = [
     ("app_pages/hall.py", "hall", "lab"),
 ]
 
-with slots.run_slot():   # a few runs at a time in this process, in turn (see slots.MAX_RUNS)
-    st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
-                       initial_sidebar_state="collapsed" if ui.present() else "auto")
-    frame.start()
-    current = frame.navigation(PAGES)
-    scenes.client_script(scenes.page_name(current.url_path))   # the page's scenes: the browser knows their figures
-    current.run()
-    # after the page: the share box shows the URL as this run left it, never one interaction behind
-    sidebar(current.url_path)
-    frame.finish()
+
+def main():
+    """The page script: the frame, the current page, the sidebar."""
+    with slots.run_slot():   # a few runs at a time in this process, in turn (see slots.MAX_RUNS)
+        st.set_page_config(page_title="posviz", page_icon=":material/rotate_right:", layout="wide",
+                           initial_sidebar_state="collapsed" if ui.present() else "auto")
+        frame.start()
+        current = frame.navigation(PAGES)
+        scenes.client_script(scenes.page_name(current.url_path))   # the page's scenes: the browser knows their figures
+        current.run()
+        # after the page: the share box shows the URL as this run left it, never one interaction behind
+        sidebar(current.url_path)
+        frame.finish()
+
+
+if __name__ == "__main__":    # a visitor's run
+    main()
+else:                         # imported by `streamlit run` (uvicorn): the server
+    app = st.App(__file__, routes=routes.ROUTES)

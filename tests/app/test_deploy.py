@@ -92,6 +92,10 @@ def test_balancer_config_has_the_affinity_of_kubernetes_yaml(tmp_path):
     assert [s[1] for s in servers] == ["r1", "r2"] and all(s[2].startswith("127.0.0.1:") for s in servers)
     binds = [ln.split()[1] for ln in lines if ln.startswith("bind ")]
     assert binds == ["127.0.0.1:8501"], "loopback only"
+    # Streamlit's frontend files leave the replicas uncompressed: the balancer gzips text (JavaScript above all)
+    assert "compression algo gzip" in lines
+    types = next(ln for ln in lines if ln.startswith("compression type ")).split()[2:]
+    assert {"text/html", "text/css", "text/javascript", "application/javascript"} <= set(types)
 
 
 def test_missing_haproxy_fails_clearly_before_anything_starts():

@@ -237,3 +237,37 @@ def test_a_sections_own_control_reruns_only_that_section(desk):
         assert section * 3 < whole, (section, whole)
     finally:
         page.close()
+
+
+def _plotly_loads(ctx, url):
+    """Open url in a new tab of ctx -> [(url, status, from the browser's cache?, bytes over the network)] of every
+    plotly.js request the tab made."""
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    seen, sizes = {}, {}
+    cdp.on("Network.responseReceived", lambda e: seen.__setitem__(e["requestId"], e["response"])
+           if "plotly-cartesian" in e["response"]["url"] else None)
+    cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+    cdp.send("Network.enable")
+    page.goto(url)
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60000)
+    settle(page)
+    page.close()
+    return [(r["url"], r["status"], r.get("fromDiskCache") or r.get("fromMemoryCache"), sizes.get(i, 0))
+            for i, r in seen.items()]
+
+
+def test_a_second_tab_keeps_plotly_js(browser, app_url):
+    """Issue 34 item 2: plotly.js comes from posviz's versioned route (posviz/ui/routes.py) with a year's lifetime;
+    a second tab of the same browser takes it from the cache and downloads none of it."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        first = _plotly_loads(ctx, f"{app_url}/{PAGE}?lang=en")
+        assert len(first) == 1, first
+        url, status, cached, size = first[0]
+        assert "/posviz/plotly-cartesian.min.js?v=" in url and "_stcore" not in url
+        assert status == 200 and not cached and 400_000 < size < 700_000      # 0.5 MB gzipped
+        again = _plotly_loads(ctx, f"{app_url}/rope?lang=zh")
+        assert [(u, c) for u, _, c, _ in again] == [(url, True)] and again[0][3] < 1000, again
+    finally:
+        ctx.close()

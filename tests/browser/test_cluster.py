@@ -227,6 +227,11 @@ def test_two_replicas_share_the_sessions_and_a_killed_replica_s_pages_reopen_on_
                     assert r.ok and r.headers.get(REPLICA_HEADER.lower()) == v.header
             homes = [v.header for v in views]
             t_open = time.monotonic()
+            # Streamlit's frontend bundle, uncompressed from a replica, comes gzipped through the balancer
+            script = views[0].page.evaluate("() => [...document.scripts].map(s => s.src).find(u => /static/.test(u))")
+            for accept, encoding in (("gzip", "gzip"), ("identity", None)):
+                r = views[0].ctx.request.get(script, headers={"Accept-Encoding": accept})
+                assert r.ok and r.headers.get("content-encoding") == encoding, (script, accept, r.headers)
             assert set(homes) == {"r1", "r2"}, f"all sessions landed on {homes}"
             # a view of its own in each session: from the link, then one key press (URL follows)
             before = []

@@ -2,27 +2,34 @@
 // Streamlit keeps a keyed element mounted and calls this function again with the element's new data, and
 // the figure is updated with Plotly.react on the same <div> (a figure whose bytes did not change costs
 // nothing). Charts in view are drawn first, one per task; the others when they come into view, or in idle
-// time after those in view. plotly.js is plotly's cartesian partial bundle (posviz.plotly: posviz/ui/assets/plotly),
-// loaded once.
-const PLOTLY_URL = new URL('../posviz.plotly/plotly-cartesian.min.js', import.meta.url).href;
+// time after those in view. plotly.js is plotly's cartesian partial bundle (posviz/ui/assets/plotly), loaded once:
+// from posviz's own route (posviz/ui/routes.py), which the browser keeps for a year, else from Streamlit's
+// component route (posviz.plotly), which it downloads again in every new tab.
+const PLOTLY_URLS = [new URL('../../../posviz/plotly-cartesian.min.js', import.meta.url).href,
+                     new URL('../posviz.plotly/plotly-cartesian.min.js', import.meta.url).href];
 const CSS_URL = new URL('chart.css', import.meta.url).href;
 const w = window;
 const decoder = new TextDecoder();
 
-// plotly.js, 1.5 MB (0.5 MB as Streamlit sends it, gzipped), loaded by a <script> element from its URL: the browser
-// compiles it while it downloads (from a blob out of the browser's Cache Storage it was compiled after, on the
-// page's main thread: a first chart 1.2 s later). The URL names the bundle's plotly.js version.
+// plotly.js, 1.5 MB (0.5 MB gzipped), loaded by a <script> element from its URL: the browser compiles it while it
+// downloads (from a blob out of the browser's Cache Storage it was compiled after, on the page's main thread: a
+// first chart 1.2 s later). The URL names the bundle's plotly.js version.
+function loadScript(url, version) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = `${url}?v=${encodeURIComponent(version)}`;
+    s.async = true;
+    s.onload = () => (w.Plotly ? resolve(w.Plotly) : reject(new Error('no plotly.js at ' + url)));
+    s.onerror = () => { s.remove(); reject(new Error('plotly.js did not load from ' + url)); };
+    document.head.appendChild(s);
+  });
+}
+
 function plotlyReady(version) {
   if (!w.__posvizPlotly) {
-    w.__posvizPlotly = new Promise((resolve, reject) => {
-      if (w.Plotly) { resolve(w.Plotly); return; }
-      const s = document.createElement('script');
-      s.src = `${PLOTLY_URL}?v=${encodeURIComponent(version)}`;
-      s.async = true;
-      s.onload = () => resolve(w.Plotly);
-      s.onerror = () => { w.__posvizPlotly = null; reject(new Error('plotly.js did not load')); };
-      document.head.appendChild(s);
-    });
+    w.__posvizPlotly = w.Plotly ? Promise.resolve(w.Plotly)
+      : loadScript(PLOTLY_URLS[0], version).catch(() => loadScript(PLOTLY_URLS[1], version));
+    w.__posvizPlotly.catch(() => { w.__posvizPlotly = null; });
   }
   return w.__posvizPlotly;
 }

@@ -1,0 +1,63 @@
+"""posviz's own route (posviz/ui/routes.py, served by app.py's st.App): plotly.js under a versioned URL with a year's
+cache lifetime, so that a second tab does not download it again (issue 34 item 2)."""
+import gzip
+import pathlib
+import posixpath
+import re
+
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+from streamlit.web.server.app_discovery import discover_asgi_app
+
+from posviz.ui import plotting, routes
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUNDLE = (plotting.PLOTLY_DIR / "plotly-cartesian.min.js").read_bytes()
+URL = f"{routes.PLOTLY_PATH}?v={plotting.PLOTLY_JS}"
+
+
+def client():
+    return TestClient(Starlette(routes=routes.ROUTES))
+
+
+def test_the_bundle_is_served_gzipped_for_a_year():
+    r = client().get(URL, headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+    assert r.content == BUNDLE                                      # decoded by the client: the very bytes
+    assert int(r.headers["content-length"]) == len(gzip.compress(BUNDLE, 9, mtime=0)) < len(BUNDLE) / 2
+    cache = r.headers["cache-control"]
+    assert "immutable" in cache and int(re.search(r"max-age=(\d+)", cache)[1]) >= 365 * 24 * 3600
+    assert r.headers["content-type"].startswith("text/javascript") and r.headers["vary"] == "Accept-Encoding"
+
+
+def test_plain_when_not_asked_for_gzip_and_304_when_held():
+    c = client()
+    plain = c.get(URL, headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and "content-encoding" not in plain.headers and plain.content == BUNDLE
+    held = c.get(URL, headers={"If-None-Match": plain.headers["etag"]})
+    assert held.status_code == 304 and not held.content
+
+
+def test_only_the_served_version_is_found():
+    c = client()
+    for bad in ("?v=0.0.1", "?v=", "", f"?v={plotting.PLOTLY_JS}x"):
+        assert c.get(routes.PLOTLY_PATH + bad).status_code == 404
+    assert c.post(URL).status_code == 405
+
+
+def test_the_chart_element_asks_the_route_first_then_streamlits():
+    """chart.js is served at /_stcore/bidi-components/posviz.chart/chart.js: its first URL is the route's path,
+    its second the component route of the same bundle."""
+    js = (plotting.PLOTLY_DIR.parent / "chart" / "chart.js").read_text(encoding="utf-8")
+    first, second = re.findall(r"new URL\('([^']+plotly-cartesian\.min\.js)'", js)
+    here = "/_stcore/bidi-components/posviz.chart/"
+    assert posixpath.normpath(here + first) == routes.PLOTLY_PATH
+    assert posixpath.normpath(here + second) == "/_stcore/bidi-components/posviz.plotly/plotly-cartesian.min.js"
+
+
+def test_streamlit_run_serves_app_py_as_its_st_app():
+    """`streamlit run app.py` finds the st.App (uvicorn imports app:app), and the page script is the same file."""
+    found = discover_asgi_app(ROOT / "app.py")
+    assert found.is_asgi_app and found.import_string == "app:app"
+    src = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert 'app = st.App(__file__, routes=routes.ROUTES)' in src and 'if __name__ == "__main__":' in src
