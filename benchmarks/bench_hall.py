@@ -5,11 +5,12 @@
 A local cluster (deploy/cluster.py: N replicas behind HAProxy, with the hall's Redis) serves a room the
 benchmark opens and asks through posviz.hall (the lecturer's key). Every student is a headless browser tab
 (harness/ws_load.Session: Streamlit's protobuf protocol on /_stcore/stream, through the balancer, which
-spreads new connections round robin): it opens /hall?room=CODE, polls every POLL_S as the page's fragment
-asks (the `auto_rerun` message: the browser's timer), and at a random moment within --spread seconds taps a
-choice: the radio's new value in a rerun of the answer box's fragment, as the browser sends it. Its answer
-is acknowledged when that run draws the success box. The lecturer is a tab on the question's scene, its
-live count rerun every COUNT_S by the same timer.
+spreads new connections round robin): it opens /hall?room=CODE, looks at the room's version every POLL_S as the
+phone's watch does (assets/hall_watch.js: an HTTP GET of posviz's route, no script run; the page would rerun on a
+new version), and at a random moment within --spread seconds taps a choice: the radio's new value in a rerun
+of the answer box's fragment, as the browser sends it. Its answer is acknowledged when that run draws the
+success box. The lecturer is a tab on the question's scene, its live count rerun every COUNT_S by the page's
+timer (the `auto_rerun` message).
 
 Printed: tap -> acknowledged (p50 / p95 / max), errors, when the lecturer's count was exact after the last
 acknowledgement, the server CPU per answer (each replica's CPU over the answers minus its CPU while the same
@@ -29,10 +30,11 @@ import time
 
 from deploy.cluster import Cluster
 from harness import ws_load
-from harness.hall_client import open_tab
+from harness.hall_client import open_tab, room_version
 from posviz.hall import rooms
 from posviz.hall.redis_store import RedisStore
 from posviz.scenes import QUESTIONS
+from posviz.ui.hall import POLL_S
 
 FIRST, SECOND = "rope.shift", "decay.indep"        # multiple-choice questions: the first run, the one with a kill
 QUIET = "rope.layouts"                             # the question of the one-at-a-time measure
@@ -50,6 +52,7 @@ class Student:
         self.t_tap = None
         self.ack_clock = None        # perf_counter when the acknowledgement arrived
         self.polls = 0
+        self.missed_looks = 0        # looks at the room's version that got no answer (a replica going away)
 
     async def connect(self, deadline, query=None):
         self.tab = await open_tab(self.i, self.base, "hall", query or f"room={self.code}&lang=en", deadline)
@@ -81,8 +84,8 @@ class Student:
         self.latency = self.ack_clock - self.t_tap
 
     async def life(self, tap_at, pick, stop_at, deadline):
-        """Poll as the page asks until tap_at, tap, poll on until stop_at; reconnect (and tap again if not yet
-        acknowledged) when the replica goes away."""
+        """Look at the room's version every POLL_S until tap_at, tap, look on until stop_at; reconnect (and tap
+        again if not yet acknowledged) when the replica goes away."""
         loop = asyncio.get_running_loop()
         tapped = False
         while loop.time() < stop_at:
@@ -104,13 +107,12 @@ class Student:
                 tapped = True
                 await self.tap(pick, deadline)
                 continue
-            timers = self.tab.timers
-            wait = min(timers.values()) if timers else 2.0
-            nxt = min(loop.time() + wait, tap_at if not tapped else stop_at)
+            nxt = min(loop.time() + POLL_S, tap_at if not tapped else stop_at)
             await asyncio.sleep(max(0.0, nxt - loop.time()))
-            if timers and loop.time() < stop_at and not self.tab.disconnect and (tapped or loop.time() < tap_at):
+            if loop.time() < stop_at and not self.tab.disconnect and (tapped or loop.time() < tap_at):
                 self.polls += 1
-                await self.tab.run(next(iter(timers)), deadline)
+                if await room_version(self.base, self.code) == "error":
+                    self.missed_looks += 1               # the phone looks again at its next tick
 
 
 def cpu(pids):
@@ -191,13 +193,14 @@ async def one_question(cluster, hall, code, key, qid, n, spread, kill, rng):
     in_store = {v: int(x) for v, x in zip(*_store_answers(hall, code, qid))}
     lost = [s.acked for s in acked if in_store.get(s.acked[0]) != s.acked[1]]
     lat = [s.latency for s in acked]
-    answer_cpu = {k: c1[k] - c0[k] for k in c0}
+    answer_cpu = {k: c1[k] - c0[k] for k in c0 if k != kill}     # a killed replica's CPU is gone with it
     poll_rate = {k: (base1[k] - base0[k]) / (b_t1 - b_t0) for k in base0}
     secs = time.perf_counter() - t_answers
     out = dict(question=qid, students=n, joined_s=t_joined - t_open, acked=len(acked), lost=len(lost),
                errors=sum(len(s.errors) for s in students), error_kinds=sorted({e[:60] for s in students for e in
                                                                                 s.errors})[:5],
                reconnects=sum(s.reconnects for s in students), taps=sum(s.taps for s in students),
+               missed_looks=sum(s.missed_looks for s in students),
                p50_s=ws_load.percentile(lat, 50), p95_s=ws_load.percentile(lat, 95), max_s=last_ack,
                stored=len(in_store), lecturer_count_after_last_ack_s=None, killed=kill or None,
                cpu_answers_s=answer_cpu, cpu_polling_per_s=poll_rate, answer_window_s=secs)
@@ -302,8 +305,9 @@ def _report(r):
     print("  CPU over the answers (s): " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu_answers_s"].items())
           + f" in {r['answer_window_s']:.1f} s; while only polling (CPU s per s): "
           + ", ".join(f"{k} {v:.3f}" for k, v in r["cpu_polling_per_s"].items()))
-    print(f"  a poll or a live count run: {r['poll_ms']:.2f} ms CPU; {r['polls_and_counts']} of them during the answers"
-          f"; the lecturer's tab reconnected {r['lecturer_reconnects']} times")
+    print(f"  a phone's look at its room or a live count run: {r['poll_ms']:.2f} ms CPU; {r['polls_and_counts']} of "
+          f"them during the answers ({r['missed_looks']} looks unanswered); the lecturer's tab reconnected "
+          f"{r['lecturer_reconnects']} times")
     if r["cpu_ms_per_answer"] is not None:
         print(f"  server CPU per answer (its own run; polls and live counts taken out): "
               f"{r['cpu_ms_per_answer']:.1f} ms")

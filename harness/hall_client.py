@@ -1,12 +1,16 @@
 """A headless browser tab for the hall (benchmarks/bench_hall.py, tests/browser/test_cluster.py): a
 harness/ws_load.Session that also follows the page's fragments, as Streamlit's frontend does: the fragment each
 widget belongs to (a widget change reruns that fragment alone), the timers the server asks for (`auto_rerun`:
-the lecturer's live count, a student's poll) and the success boxes and metrics each run draws.
+the lecturer's live count) and the success boxes and metrics each run draws; and a student phone's look at its
+room's version (`room_version`: posviz's route, as assets/hall_watch.js asks it).
 """
 import asyncio
+import json
 import types
+import urllib.parse
 
 from harness import ws_load
+from posviz.ui.hall import VERSION_PATH
 
 
 def cfg(run_timeout=60.0):
@@ -79,3 +83,23 @@ async def open_tab(i, base, path, query, deadline):
         return tab
     await tab.run(deadline=deadline)
     return tab
+
+
+async def room_version(base, code, timeout=10.0):
+    """GET base + VERSION_PATH?room=code, as a phone's watch asks it -> the room's version (None: no room), or
+    "error" when the server did not answer 200 (the phone looks again at its next tick)."""
+    url = urllib.parse.urlsplit(base)
+    path = f"{VERSION_PATH}?{urllib.parse.urlencode({'room': code})}"
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, url.port), timeout)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\nConnection: close\r\n\r\n".encode())
+        raw = await asyncio.wait_for(reader.read(), timeout)
+        writer.close()
+    except (OSError, asyncio.TimeoutError):
+        return "error"
+    head, _, body = raw.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        return "error"
+    if b"transfer-encoding: chunked" in head.lower():      # one chunk: "<size>\r\n<json>\r\n0\r\n\r\n"
+        body = body.split(b"\r\n", 2)[1]
+    return json.loads(body)["version"]

@@ -8,11 +8,13 @@ store in constant time (posviz.hall.rooms) and then held in the session; a stude
 room's code alone.
 
 What reruns: a student's answer reruns the answer box alone (an st.fragment); the lecturer's live count is an
-st.fragment with run_every (COUNT_S), so no page reruns per answer; a student's page polls the room's version
-every POLL_S in a fragment that draws nothing and reruns the page only when the lecturer asked or revealed.
+st.fragment with run_every (COUNT_S), so no page reruns per answer; a student's phone asks posviz's route for the
+room's version every POLL_S (assets/hall_watch.js; posviz.ui.routes: a read of the store, no script run) and
+reruns the page only when the lecturer asked or revealed.
 """
 import csv
 import datetime
+import functools
 import io
 import threading
 
@@ -22,13 +24,14 @@ from posviz.figures import hall as figs
 from posviz.hall import rooms
 from posviz.scenes import QUESTIONS, SCENES
 from posviz.ui import frame, sidebar
-from posviz.ui.frame import lang, page, phone, present, t
+from posviz.ui.frame import asset, lang, page, phone, present, t
 from posviz.ui.labels import labels
 from posviz.ui.plotting import plot
 from posviz.views import hall as answers
 
 COUNT_S = 0.5     # the lecturer's live count: "the same count within 1 s" on every replica
 POLL_S = 2.0      # a student's phone looks for a new question or a reveal
+VERSION_PATH = "/posviz/hall/version"   # ?room=<code>: the room's version (posviz.ui.routes.hall_version)
 PAGE = "hall"     # this page's url path
 # hides the figure of a scene whose question is open (its key: a constant of posviz.scenes, never user text)
 _HIDE = "<style>.st-key-%s { filter: blur(22px); pointer-events: none; }</style>"
@@ -364,16 +367,17 @@ def _answer(code, qid, voter):
         st.info(t("hall.ack.kept", answer=answer_text(qid, mine if mine is not None else st.session_state[widget])))
 
 
-@st.fragment(run_every=POLL_S)
-def _poll(code, version):
-    """Every POLL_S: has the lecturer asked or revealed since this page was drawn? Then the page reruns. Draws
-    nothing."""
-    try:
-        room = the_hall().store.room(rooms.normal_code(code), now=the_hall().clock())
-    except Exception:     # the store away for a moment: the next poll asks again
-        return
-    if room is None or room["version"] != version:
-        st.rerun()
+@functools.cache
+def _watcher():
+    """The mounting function of the phone's watch (assets/hall_watch.js), made once."""
+    return st.components.v2.component("posviz.hall_watch", js=asset("hall_watch.js"))
+
+
+def _watch(code, version):
+    """Every POLL_S the phone asks the route for the room's version; when the lecturer asked or revealed since
+    `version`, or the room is gone, the page reruns. Draws nothing (frame.css hides its element)."""
+    _watcher()(key="hall_watch", data={"url": VERSION_PATH, "room": code, "version": version,
+                                       "every": int(POLL_S * 1000)}, on_changed_change=lambda: None)
 
 
 def _student(code):
@@ -407,7 +411,7 @@ def _student(code):
         reveal(qid, tally, key="hall_chart")
         st.page_link(page(_page_file(qid)), label=t("hall.see_scene"), icon=":material/slideshow:",
                      query_params={"scene": QUESTIONS[qid]["scene"] + 1, "lang": lang()})
-    _poll(code, room["version"])
+    _watch(code, room["version"])
 
 
 def is_right(qid, value):

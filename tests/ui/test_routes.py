@@ -5,10 +5,12 @@ import pathlib
 import posixpath
 import re
 
+import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from streamlit.web.server.app_discovery import discover_asgi_app
 
+from posviz.ui import hall as ui_hall
 from posviz.ui import plotting, routes
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -61,3 +63,53 @@ def test_streamlit_run_serves_app_py_as_its_st_app():
     assert found.is_asgi_app and found.import_string == "app:app"
     src = (ROOT / "app.py").read_text(encoding="utf-8")
     assert 'app = st.App(__file__, routes=routes.ROUTES)' in src and 'if __name__ == "__main__":' in src
+
+
+# ---------------------------------------------------------------- a room's version, polled by the students' phones
+@pytest.fixture
+def hall(tmp_path, monkeypatch):
+    monkeypatch.setenv("POSVIZ_HALL_DB", str(tmp_path / "hall.sqlite3"))
+    monkeypatch.setattr(ui_hall, "_made", [])
+    return ui_hall.the_hall()
+
+
+def test_a_rooms_version_moves_when_the_lecturer_asks_and_reveals(hall):
+    code, key = hall.open_room("test")
+    c = client()
+
+    def version(room):
+        r = c.get(ui_hall.VERSION_PATH, params={"room": room})
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+        return r.json()["version"]
+
+    v0 = version(code)
+    assert version(code.lower()) == v0                                   # typed any way, as the join form takes it
+    hall.ask(code, key, "rope.shift")
+    v1 = version(code)
+    hall.reveal(code, key)
+    v2 = version(code)
+    assert v0 < v1 < v2 == hall.room(code)["version"]
+    hall.close_room(code, key)
+    assert version(code) != v2                                           # closed: the phones redraw
+    for bad in ("", "ABC", "<script>", "Z" * 500, "ABCDE0"):              # no code: nothing is looked up
+        assert version(bad) is None
+    assert c.post(ui_hall.VERSION_PATH, params={"room": code}).status_code == 405
+
+
+def test_a_room_that_expired_or_never_was_has_no_version(hall, monkeypatch):
+    code, _ = hall.open_room("test")
+    assert client().get(ui_hall.VERSION_PATH, params={"room": "ZZZZZZ"}).json() == {"version": None}
+    monkeypatch.setattr(hall, "clock", lambda: 1e12)                       # far past every room's expiry
+    assert client().get(ui_hall.VERSION_PATH, params={"room": code}).json() == {"version": None}
+
+
+def test_a_store_out_of_reach_is_503_and_the_phone_asks_again(hall, monkeypatch):
+    code, _ = hall.open_room("test")
+
+    def away(*a, **kw):
+        raise ConnectionError("the store restarts")
+    monkeypatch.setattr(hall.store, "room", away)
+    r = client().get(ui_hall.VERSION_PATH, params={"room": code})
+    assert r.status_code == 503 and r.json() == {"version": None}
+    js = (plotting.PLOTLY_DIR.parent / "hall_watch.js").read_text(encoding="utf-8")
+    assert "if (r.ok)" in js and "setTimeout(look, d.every)" in js         # not ok: the next tick looks again
