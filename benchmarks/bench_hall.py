@@ -7,10 +7,10 @@ benchmark opens and asks through posviz.hall (the lecturer's key). Every student
 (harness/ws_load.Session: Streamlit's protobuf protocol on /_stcore/stream, through the balancer, which
 spreads new connections round robin): it opens /hall?room=CODE, looks at the room's version every POLL_S as the
 phone's watch does (assets/hall_watch.js: an HTTP GET of posviz's route, no script run; the page would rerun on a
-new version), and at a random moment within --spread seconds taps a choice: the radio's new value in a rerun
-of the answer box's fragment, as the browser sends it. Its answer is acknowledged when that run draws the
-success box. The lecturer is a tab on the question's scene, its live count rerun every COUNT_S by the page's
-timer (the `auto_rerun` message).
+new version), and at a random moment within --spread seconds taps a choice: a POST to posviz's route, as the
+answer box's script sends it (assets/hall_answer.js), through the balancer. Its answer is acknowledged when the
+route answers 200 (the store holds it). The lecturer is a tab on the question's scene, its live count rerun
+every COUNT_S by the page's timer (the `auto_rerun` message).
 
 Printed: tap -> acknowledged (p50 / p95 / max), errors, when the lecturer's count was exact after the last
 acknowledgement, the server CPU per answer (each replica's CPU over the answers minus its CPU while the same
@@ -30,7 +30,7 @@ import time
 
 from deploy.cluster import Cluster
 from harness import ws_load
-from harness.hall_client import open_tab, room_version
+from harness.hall_client import open_tab, post_answer, room_version
 from posviz.hall import rooms
 from posviz.hall.redis_store import RedisStore
 from posviz.scenes import QUESTIONS
@@ -59,24 +59,19 @@ class Student:
         if self.tab.disconnect:
             self.errors.append(self.tab.disconnect)
 
-    def radio(self):
-        ws = [w for w in self.tab.widgets.values() if w.kind == "radio" and w.id in self.tab.widget_fragment]
-        return ws[0] if ws else None
-
     async def tap(self, pick, deadline):
-        w = self.radio()
-        if w is None:
+        box = self.tab.answer_box
+        if box is None:
             self.errors.append("no answer box")
             return
-        w.value = w.proto.options[pick]
         self.taps += 1
         self.t_tap = self.t_tap or time.perf_counter()     # a second tap after a reconnection: from the first
-        rec = await self.tab.run(self.tab.widget_fragment[w.id], deadline)
-        done = rec.status in ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY") and not rec.exceptions
-        if done and any("**" in s for s in self.tab.successes):
+        status, got = await post_answer(self.base, box, pick)
+        if status == 200 and got.get("status") in ("new", "changed"):
             self._ack(pick)
-        elif rec.status != "disconnect":
-            self.errors.append(rec.error or f"no acknowledgement ({rec.status})")
+        elif status is not None:
+            self.errors.append(f"{status}: {got}")
+        # no answer at all (the replica went away mid-request): not acknowledged; the student taps again
 
     def _ack(self, pick):
         self.ack_clock = time.perf_counter()
@@ -98,8 +93,8 @@ class Student:
                 if self.tab.disconnect:
                     continue
                 if tapped and self.acked is None:
-                    w = self.radio()
-                    if w is not None and w.value == w.proto.options[pick]:
+                    box = self.tab.answer_box
+                    if box is not None and box["mine"] == pick:
                         self._ack(pick)                  # the page shows the answer the store holds
                     else:
                         tapped = False                   # not acknowledged: the student taps again

@@ -53,6 +53,8 @@ EN = {
     "hall.ack.new": "Received: **{answer}**. You may change it until the reveal.",
     "hall.ack.changed": "Changed to **{answer}**. You may change it until the reveal.",
     "hall.ack.kept": "Your answer: **{answer}**. You may change it until the reveal.",
+    "hall.ack.failed": "Not sent: no connection to the server. Try again.",
+    "hall.send": "Send",
     "hall.wait": "Room **{code}**: waiting for the lecturer's question…",
     "hall.you.right": "Your answer, **{answer}**, was right.",
     "hall.you.wrong": "Your answer was **{answer}**.",
@@ -149,6 +151,7 @@ EN = {
     "err.hall_full": "This server already holds {n} open rooms: try again later.",
     "err.hall_capped": "This room has taken {n} answers, its limit.",
     "err.hall_store": "The hall's store cannot be reached right now: try again in a moment.",
+    "err.hall_request": "Not an answer: answer on the room's page.",
 }
 
 ZH = {
@@ -204,6 +207,8 @@ ZH = {
     "hall.ack.new": "已收到：**{answer}**。揭晓前可以修改。",
     "hall.ack.changed": "已改为 **{answer}**。揭晓前可以修改。",
     "hall.ack.kept": "你的答案：**{answer}**。揭晓前可以修改。",
+    "hall.ack.failed": "未发送：连不上服务器。请再试一次。",
+    "hall.send": "发送",
     "hall.wait": "房间 **{code}**：等待讲师提问……",
     "hall.you.right": "你的答案 **{answer}** 正确。",
     "hall.you.wrong": "你的答案是 **{answer}**。",
@@ -298,4 +303,5 @@ ZH = {
     "err.hall_full": "本服务器已有 {n} 个开放房间：请稍后再试。",
     "err.hall_capped": "本房间已收到 {n} 个答案，达到上限。",
     "err.hall_store": "暂时无法连接问答存储：请稍后再试。",
+    "err.hall_request": "这不是一个答案：请在房间的页面上作答。",
 }

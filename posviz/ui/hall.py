@@ -7,10 +7,10 @@ store in constant time (posviz.hall.rooms) and then held in the session; a stude
 `hall`, `hallkey` and `me` out (sidebar.PRIVATE); the students' link and QR code are built here, from the
 room's code alone.
 
-What reruns: a student's answer reruns the answer box alone (an st.fragment); the lecturer's live count is an
-st.fragment with run_every (COUNT_S), so no page reruns per answer; a student's phone asks posviz's route for the
-room's version every POLL_S (assets/hall_watch.js; posviz.ui.routes: a read of the store, no script run) and
-reruns the page only when the lecturer asked or revealed.
+What reruns: nothing for a student's answer (assets/hall_answer.js sends it to posviz's route: posviz.ui.routes);
+the lecturer's live count is an st.fragment with run_every (COUNT_S), so no page reruns per answer; a student's
+phone asks posviz's route for the room's version every POLL_S (assets/hall_watch.js; a read of the store, no script
+run) and reruns the page only when the lecturer asked or revealed.
 """
 import csv
 import datetime
@@ -32,6 +32,7 @@ from posviz.views import hall as answers
 COUNT_S = 0.5     # the lecturer's live count: "the same count within 1 s" on every replica
 POLL_S = 2.0      # a student's phone looks for a new question or a reveal
 VERSION_PATH = "/posviz/hall/version"   # ?room=<code>: the room's version (posviz.ui.routes.hall_version)
+ANSWER_PATH = "/posviz/hall/answer"     # POST: a student's answer (posviz.ui.routes.hall_answer)
 PAGE = "hall"     # this page's url path
 # hides the figure of a scene whose question is open (its key: a constant of posviz.scenes, never user text)
 _HIDE = "<style>.st-key-%s { filter: blur(22px); pointer-events: none; }</style>"
@@ -319,52 +320,31 @@ def _voter():
     return me
 
 
-def _send(code, qid, voter, widget):
-    value = st.session_state.get(widget)
-    if value is None:
-        return
-    try:
-        got = the_hall().answer(code, voter, qid, value)
-        st.session_state["_hall_ack"] = (qid, got, value)
-    except rooms.HallError as e:
-        st.session_state["_hall_ack"] = (qid, "refused", (e.code, e.params))
+@functools.cache
+def _answerer():
+    """The mounting function of the answer box (assets/hall_answer.js), made once."""
+    return st.components.v2.component("posviz.hall_answer", js=asset("hall_answer.js"), isolate_styles=False)
 
 
 def _answer_box(code, qid, voter):
-    """The student's answer box (its phone-sized targets: assets/frame.css, .st-key-hall_answer)."""
-    with st.container(key="hall_answer"):
-        _answer(code, qid, voter)
-
-
-@st.fragment
-def _answer(code, qid, voter):
-    """The student's answer: a choice or a number; a change is sent at once (this box reruns alone) and
-    acknowledged once the store took it."""
-    frame.resume()
-    q = QUESTIONS[qid]
-    widget = f"hall_pick_{qid}"
-    ack = st.session_state.get("_hall_ack")
+    """The student's answer box: the choices or a number, sent to posviz's route (assets/hall_answer.js; no script
+    run per answer) and acknowledged once the store holds it; the answer the store holds shown on a reload. Its
+    phone-sized targets: assets/frame.css, .st-key-hall_answer."""
     mine = None
-    if widget not in st.session_state:
-        try:
-            mine = the_hall().answer_of(code, qid, voter)
-        except rooms.HallError as e:
-            _error(e)
-    if "choices" in q:
-        shown = [f"{chr(65 + i)}. {answer_text(qid, i)}" for i in range(len(q["choices"]))]   # looked up in this run
-        st.radio(t("hall.answer"), range(len(shown)), index=mine, key=widget, on_change=_send,
-                 args=(code, qid, voter, widget), format_func=shown.__getitem__)
+    try:
+        mine = the_hall().answer_of(code, qid, voter)
+    except rooms.HallError as e:
+        _error(e)
+    q = QUESTIONS[qid]
+    labels = {k: t(f"hall.ack.{k}", answer="{answer}") for k in ("new", "changed", "kept")}
+    data = {"url": ANSWER_PATH, "room": code, "me": voter, "q": qid, "lang": lang(), "mine": mine,
+            "labels": {**labels, "failed": t("hall.ack.failed"), "answer": t("hall.answer"), "send": t("hall.send")}}
+    if "choices" in q:   # looked up in this run: the user's language
+        data["choices"] = [f"{chr(65 + i)}. {answer_text(qid, i)}" for i in range(len(q["choices"]))]
     else:
-        lo, hi = q["number"]
-        st.number_input(t("hall.answer"), min_value=float(lo), max_value=float(hi), value=mine, step=1.0,
-                        key=widget, on_change=_send, args=(code, qid, voter, widget), format="%g")
-    if ack and ack[0] == qid:
-        if ack[1] == "refused":
-            _error(rooms.HallError(ack[2][0], **ack[2][1]))
-        else:
-            st.success(t(f"hall.ack.{ack[1]}", answer=answer_text(qid, ack[2])), icon=":material/check_circle:")
-    elif mine is not None or st.session_state.get(widget) is not None:
-        st.info(t("hall.ack.kept", answer=answer_text(qid, mine if mine is not None else st.session_state[widget])))
+        data["number"] = list(q["number"])
+    with st.container(key="hall_answer"):
+        _answerer()(key=f"hall_pick_{qid}", data=data)
 
 
 @functools.cache

@@ -26,7 +26,7 @@ from websockets.sync.client import connect as ws_connect
 
 from deploy.cluster import COOKIE, REPLICA_HEADER, Cluster, ClusterError, find_haproxy
 from harness.browser import plot_signature, require, settle
-from harness.hall_client import open_tab
+from harness.hall_client import open_tab, post_answer
 from posviz.hall import rooms
 from posviz.hall.redis_store import RedisStore
 
@@ -182,11 +182,9 @@ class HallCheck:
         self.lecturer = await open_tab(0, self.lecturer_url, "rope",
                                        f"scene=3&lang=en&present=1&hall={self.code}&hallkey={self.key}", deadline)
         self.student = await open_tab(1, self.student_url, "hall", f"room={self.code}&lang=en", deadline)
-        radio = next(w for w in self.student.widgets.values() if w.id in self.student.widget_fragment)
-        radio.value = radio.proto.options[2]
         t0 = time.monotonic()
-        await self.student.run(self.student.widget_fragment[radio.id], deadline)
-        assert any("**" in s for s in self.student.successes), "the answer was not acknowledged"
+        status, got = await post_answer(self.student_url, self.student.answer_box, 2)   # to the student's replica
+        assert (status, got) == (200, {"status": "new"}), "the answer was not acknowledged"
         acked = time.monotonic() - t0
         return acked, await self._count(timeout=10)
 
@@ -196,8 +194,7 @@ class HallCheck:
         assert self.student.disconnect
         await self.student.close()
         self.student = await open_tab(2, self.cluster.url, "hall", self.student.qs, deadline)
-        radio = next(w for w in self.student.widgets.values() if w.id in self.student.widget_fragment)
-        return list(radio.proto.options).index(radio.value) if radio.value is not None else None
+        return self.student.answer_box["mine"]
 
     async def close(self):
         for tab in (self.student, self.lecturer):

@@ -1,8 +1,10 @@
 """The hall through a real server in Debian's Chromium: a lecturer (1280x720, lecture mode, Chinese) opens a
 room, its QR code decodes to the students' link, the lecturer opens the scene, asks its question; three
-students (English, Chinese, and a phone) join by the link, answer (one changes their mind); the lecturer's
-count reaches 3 by itself (a fragment, no page rerun) and the reveal draws the class's chart; the students'
-phones show the reveal by themselves. The lecturer key appears in no student page, URL or server log.
+students (English, Chinese, and a phone) join by the link, answer (one changes their mind) through posviz's
+route, without a script run; a fourth, a phone in the dark theme, answers too, and axe finds nothing serious in
+the answer box; the lecturer's count reaches 4 by itself (a fragment, no page rerun) and the reveal draws the
+class's chart; the students' phones show the reveal by themselves. The lecturer key appears in no student page,
+URL or server log.
 
 POSVIZ_HALL_SHOTS=<folder>: the test also saves the issue's screenshots there (lecturer before and after the
 reveal, the phone).
@@ -16,6 +18,7 @@ import urllib.parse
 
 import pytest
 
+from harness import a11y
 from harness.browser import PHONE, PROJECTOR, app_server, settle
 from posviz import text
 
@@ -41,6 +44,14 @@ def _href(page):
 def _metric(page, label):
     loc = page.locator('[data-testid="stMetric"]').filter(has_text=label)
     return loc.first.locator('[data-testid="stMetricValue"]').inner_text() if loc.count() else None
+
+
+def _count_sent(page):
+    """A list that grows by one for every websocket frame the page sends to Streamlit (a rerun request, a widget's
+    value): attach before the page opens."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(len(payload))))
+    return sent
 
 
 def _shot(page, name):
@@ -78,33 +89,51 @@ def test_a_lecturer_and_three_students_one_on_a_phone(browser, tmp_path, capsys)
             blur = lec.evaluate("() => getComputedStyle(document.querySelector('.st-key-rope_anim_fig')).filter")
             assert "blur" in blur
             # three students: English and Chinese desktops, an English phone
-            students = []
+            students, sent = [], []
             for lang, kw in (("en", {"viewport": {"width": 1000, "height": 800}}), ("zh", PROJECTOR), ("en", PHONE)):
                 ctx = browser.new_context(**kw)
                 contexts.append(ctx)
                 page = ctx.new_page()
+                sent.append(_count_sent(page))
                 page.goto(f"{base}/hall?room={code.lower()}&lang={lang}")
                 settle(page)
                 students.append((lang, page))
             reloads = lec.evaluate("() => performance.getEntriesByType('navigation').length")
-            for (_lang, page), pick in zip(students, ("A.", "A.", "C.")):
-                page.locator('[data-testid="stRadio"] label').filter(has_text=pick).first.click()
-                _wait(lambda p=page: p.locator('[data-testid="stAlertContentSuccess"]').count() > 0,
+            runs = [len(frames) for frames in sent]
+            for (lang, page), pick in zip(students, ("A.", "A.", "C.")):
+                page.locator(".st-key-hall_answer label").filter(has_text=pick).first.click()
+                new = text.get(lang, "hall.ack.new", answer="\0").replace("**", "").split("\0")[0] + pick
+                _wait(lambda p=page, w=new: p.locator(".posviz-hall-ack").inner_text().startswith(w),
                       what="the acknowledgement")
             lang, phone = students[2]
-            phone.locator('[data-testid="stRadio"] label').filter(has_text="B.").first.click()   # a change
-            changed = text.get("en", "hall.ack.changed", answer=text.get("en", f"hall.q.{QID}.up")).replace("**", "")
-            _wait(lambda: changed in phone.locator('[data-testid="stAlertContentSuccess"]').inner_text(),
+            phone.locator(".st-key-hall_answer label").filter(has_text="B.").first.click()   # a change
+            changed = text.get("en", "hall.ack.changed", answer="B. " + text.get("en", f"hall.q.{QID}.up"))
+            _wait(lambda: changed.replace("**", "") in phone.locator(".posviz-hall-ack").inner_text(),
                   what="the changed answer")
+            assert phone.locator(".posviz-hall-ack strong").inner_text() == "B. " + text.get("en", f"hall.q.{QID}.up")
+            assert phone.get_by_role("radio", name=re.compile("^B\\.")).is_checked()
+            assert [len(frames) for frames in sent] == runs          # an answer is no script run (posviz's route)
+            # the answer box is posviz's own element: axe finds nothing serious in it, light or dark (issue 35)
+            dark_ctx = browser.new_context(color_scheme="dark", **PHONE)
+            contexts.append(dark_ctx)
+            dark = dark_ctx.new_page()
+            dark.goto(f"{base}/hall?room={code}&lang=zh")
+            settle(dark)
+            dark.locator(".st-key-hall_answer label").filter(has_text="D.").first.click()
+            _wait(lambda: dark.locator(".posviz-hall-ack strong").count() == 1, what="the dark phone's answer")
+            for page in [p for _lang, p in students] + [dark]:
+                found = [v for v in a11y.split(a11y.axe(page), "posviz")
+                         if {n["impact"] for n in v["nodes"]} & {"serious", "critical"}]
+                assert not found, a11y.report(found)
             _shot(phone, "student_phone_en_answered.png")
-            seen = _wait(lambda: _metric(lec, text.get("zh", "hall.count")) == "3", timeout=10, what="count 3")
+            seen = _wait(lambda: _metric(lec, text.get("zh", "hall.count")) == "4", timeout=10, what="count 4")
             assert lec.evaluate("() => performance.getEntriesByType('navigation').length") == reloads
             _shot(lec, "lecturer_zh_1280x720_before_reveal.png")
             lec.get_by_role("button", name=text.get("zh", "hall.panel.reveal")).click()
             lec.locator(".st-key-hall_chart .js-plotly-plot .main-svg").first.wait_for(timeout=30000)
             settle(lec)
             bars = lec.evaluate("() => document.querySelector('.st-key-hall_chart .js-plotly-plot').data[0].x")
-            assert bars == [2, 1, 0, 0], bars
+            assert bars == [2, 1, 0, 1], bars                       # A, A, B (changed from C); the dark phone's D
             assert lec.evaluate("() => getComputedStyle(document.querySelector('.st-key-rope_anim_fig')).filter") \
                 in ("none", "")
             assert lec.locator('[data-testid="stException"]').count() == 0
@@ -126,7 +155,7 @@ def test_a_lecturer_and_three_students_one_on_a_phone(browser, tmp_path, capsys)
         log = proc.stderr.read().decode(errors="replace")
     assert key not in log                          # nor in the server's log
     with capsys.disabled():
-        print(f"\nhall: room {code}; the lecturer's count reached 3 {seen:.1f} s after the last answer was sent")
+        print(f"\nhall: room {code}; the lecturer's count reached 4 {seen:.1f} s after the last answer was sent")
 
 
 def _qr_decodes_to(page, url):

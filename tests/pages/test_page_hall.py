@@ -3,15 +3,18 @@ reveals it; students join by the code, answer (and change their answer) and see 
 downloads the CSV and closes the room. Both languages; the key is in no student-visible place."""
 import csv
 import io
+import json
 
 import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
 
 from harness.apptest import assert_clean, charts, open_page
 from posviz import text
 from posviz.hall import rooms
 from posviz.scenes import QUESTIONS
 from posviz.ui import hall as ui_hall
-from posviz.ui import sidebar
+from posviz.ui import routes, sidebar
 
 QID = "rope.shift"
 
@@ -30,6 +33,29 @@ def everything(at):
     parts += [f"{m.label} {m.value}" for m in at.metric]
     parts += [str(r.options) for r in at.radio] + [b.label for b in at.button]
     return "\n".join(str(p) for p in parts)
+
+
+def answer_box(at):
+    """The student's answer box (assets/hall_answer.js) as the page hands it to the browser: its data, or None."""
+    boxes = [json.loads(el.proto.json) for el in at.get("bidi_component")
+             if el.proto.component_name == "posviz.hall_answer"]
+    assert len(boxes) <= 1
+    return boxes[0] if boxes else None
+
+
+def tap(at, value):
+    """What the answer box sends when the student taps `value` -> (HTTP status, the route's JSON)."""
+    d = answer_box(at)
+    r = TestClient(Starlette(routes=routes.ROUTES)).post(
+        d["url"], json={"room": d["room"], "me": d["me"], "q": d["q"], "v": value, "lang": d["lang"]})
+    return r.status_code, r.json()
+
+
+def acknowledged(at, status, value):
+    """The acknowledgement the box then shows, as the page's labels write it (** marks bold)."""
+    d = answer_box(at)
+    words = d["choices"][value] if "choices" in d else str(value)
+    return d["labels"][status].replace("{answer}", words)
 
 
 def open_room(lang="en"):
@@ -103,13 +129,17 @@ def test_ask_answer_change_reveal_and_download(tmp_path):
         assert rooms.valid_voter(s.query_params["me"])
     picks = [0, 0, 2]
     for s, pick in zip(students, picks):
-        s.radio(key=f"hall_pick_{QID}").set_value(pick).run()
-        assert_clean(s)
-    assert text.get("zh", "hall.ack.new", answer=text.get("zh", f"hall.q.{QID}.same")) in everything(students[1])
-    students[2].radio(key=f"hall_pick_{QID}").set_value(1).run()           # a change, not a second answer
-    assert text.get("en", "hall.ack.changed", answer=text.get("en", f"hall.q.{QID}.up")) in everything(students[2])
+        box = answer_box(s)
+        assert box["q"] == QID and box["mine"] is None and box["me"] == s.query_params["me"]
+        assert tap(s, pick) == (200, {"status": "new"})
+    zh = answer_box(students[1])
+    assert zh["choices"][0] == "A. " + text.get("zh", f"hall.q.{QID}.same") and zh["lang"] == "zh"
+    assert acknowledged(students[1], "new", 0) == text.get("zh", "hall.ack.new", answer=zh["choices"][0])
+    assert tap(students[2], 1) == (200, {"status": "changed"})               # a change, not a second answer
+    assert tap(students[2], 9)[0] == 400 and tap(students[2], 9)[1]["error"] == text.get("en", "err.hall_answer", n=4)
     again = open_page("hall", "en", room=code, me=students[0].query_params["me"])   # a reload: the same voter
-    assert again.radio(key=f"hall_pick_{QID}").value == 0
+    assert answer_box(again)["mine"] == 0
+    assert acknowledged(again, "kept", 0) == text.get("en", "hall.ack.kept", answer=answer_box(again)["choices"][0])
 
     lec.run()
     assert any(m.label == text.get("en", "hall.count") and m.value == "3" for m in lec.metric)
@@ -130,7 +160,10 @@ def test_ask_answer_change_reveal_and_download(tmp_path):
     assert text.get("zh", "hall.you.right", answer=text.get("zh", f"hall.q.{QID}.same")) in everything(s)
     students[2].run()
     assert text.get("en", "hall.you.wrong", answer=text.get("en", f"hall.q.{QID}.up")) in everything(students[2])
-    assert not [r for r in students[2].radio if r.key == f"hall_pick_{QID}"]    # no answering after the reveal
+    assert answer_box(students[2]) is None                                  # no answering after the reveal
+    late = TestClient(Starlette(routes=routes.ROUTES)).post(zh["url"], json={"room": zh["room"], "me": zh["me"],
+                                                                           "q": QID, "v": 2, "lang": "zh"})
+    assert (late.status_code, late.json()) == (409, {"error": text.get("zh", "err.hall_not_open")})   # revealed
 
     rows = list(csv.reader(io.StringIO(ui_hall.csv_text(code, key))))
     head, body = rows[0], rows[1:]
@@ -150,9 +183,13 @@ def test_a_number_question_and_closing_the_room():
     lec.button(key="hall_ask").click().run()
     assert_clean(lec)
     s = open_page("hall", "zh", room=code)
-    s.number_input(key="hall_pick_relative.decode").set_value(31).run()
-    assert_clean(s)
-    assert text.get("zh", "hall.ack.new", answer="31") in everything(s)
+    box = answer_box(s)
+    assert box["number"] == list(QUESTIONS["relative.decode"]["number"]) and "choices" not in box
+    assert box["labels"]["send"] == text.get("zh", "hall.send")
+    assert tap(s, 31) == (200, {"status": "new"})
+    assert acknowledged(s, "new", 31) == text.get("zh", "hall.ack.new", answer="31")
+    lo, hi = QUESTIONS["relative.decode"]["number"]
+    assert tap(s, hi + 1) == (400, {"error": text.get("zh", "err.hall_number", lo=lo, hi=hi)})
     lec.button(key="hall_reveal").click().run()
     assert text.get("zh", "hall.right", answer="31") in everything(lec)
     room = open_page("hall", "zh", hall=code, hallkey=key)

@@ -1,6 +1,7 @@
 """posviz's own route (posviz/ui/routes.py, served by app.py's st.App): plotly.js under a versioned URL with a year's
 cache lifetime, so that a second tab does not download it again (issue 34 item 2)."""
 import gzip
+import json
 import pathlib
 import posixpath
 import re
@@ -10,6 +11,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from streamlit.web.server.app_discovery import discover_asgi_app
 
+from posviz import text
+from posviz.hall import rooms
 from posviz.ui import hall as ui_hall
 from posviz.ui import plotting, routes
 
@@ -113,3 +116,64 @@ def test_a_store_out_of_reach_is_503_and_the_phone_asks_again(hall, monkeypatch)
     assert r.status_code == 503 and r.json() == {"version": None}
     js = (plotting.PLOTLY_DIR.parent / "hall_watch.js").read_text(encoding="utf-8")
     assert "if (r.ok)" in js and "setTimeout(look, d.every)" in js         # not ok: the next tick looks again
+
+
+# ---------------------------------------------------------------- a student's answer
+def _answer(hall, **over):
+    code, key = hall.open_room("test")
+    hall.ask(code, key, "rope.shift")
+    body = {"room": code, "me": rooms.new_voter(), "q": "rope.shift", "v": 1, "lang": "zh", **over}
+    return code, body
+
+
+def test_an_answer_is_held_once_per_voter_and_may_change(hall):
+    code, body = _answer(hall)
+    c = client()
+    r = c.post(ui_hall.ANSWER_PATH, json=body)
+    assert (r.status_code, r.json(), r.headers["cache-control"]) == (200, {"status": "new"}, "no-store")
+    assert c.post(ui_hall.ANSWER_PATH, json={**body, "v": 2}).json() == {"status": "changed"}
+    assert hall.count(code, "rope.shift") == 1 and hall.answer_of(code, "rope.shift", body["me"]) == 2
+    assert c.post(ui_hall.ANSWER_PATH, json={**body, "room": body["room"].lower()}).status_code == 200
+
+
+@pytest.mark.parametrize("change, status, err", [
+    (dict(v=7), 400, ("hall_answer", {"n": 4})), (dict(v=True), 400, ("hall_answer", {"n": 4})),
+    (dict(v="1"), 400, ("hall_answer", {"n": 4})), (dict(q="rope.nope"), 409, ("hall_not_open", {})),
+    (dict(me="not-a-token"), 409, ("hall_not_open", {})),
+    (dict(room="ZZZZZZ"), 409, ("hall_unknown", {"room": "ZZZZZZ"})),
+    (dict(room=5), 400, ("hall_request", {})), (dict(lang="fr", v=7), 400, ("hall_answer", {"n": 4}))])
+def test_what_is_not_an_answer_is_refused_in_the_users_language(hall, change, status, err):
+    code, body = _answer(hall, **change)
+    r = client().post(ui_hall.ANSWER_PATH, json=body)
+    lang = body["lang"] if body["lang"] in ("en", "zh") and isinstance(body["room"], str) else "en"
+    assert (r.status_code, r.json()) == (status, {"error": text.get(lang, f"err.{err[0]}", **err[1])})
+    assert hall.count(code, "rope.shift") == 0
+
+
+def test_only_json_from_this_site_and_small(hall):
+    code, body = _answer(hall)
+    c = client()
+    raw = json.dumps(body)
+    assert c.post(ui_hall.ANSWER_PATH, content=raw, headers={"Content-Type": "text/plain"}).status_code == 415
+    assert c.post(ui_hall.ANSWER_PATH, json=body, headers={"Origin": "https://elsewhere.example"}).status_code == 403
+    assert c.post(ui_hall.ANSWER_PATH, json=body, headers={"Origin": "http://testserver"}).status_code == 200
+    big = json.dumps({**body, "pad": "x" * routes.MAX_ANSWER_BYTES})
+    assert c.post(ui_hall.ANSWER_PATH, content=big, headers={"Content-Type": "application/json"}).status_code == 413
+    for bad in ("{", "[1, 2]", "null", '"x"'):
+        assert c.post(ui_hall.ANSWER_PATH, content=bad, headers={"Content-Type": "application/json"}).status_code == 400
+    assert c.get(ui_hall.ANSWER_PATH).status_code == 405
+    assert hall.count(code, "rope.shift") == 1
+
+
+def test_a_voter_tapping_too_fast_is_told_to_wait_and_a_store_away_is_503(hall, monkeypatch):
+    code, body = _answer(hall)
+    c = client()
+    got = [c.post(ui_hall.ANSWER_PATH, json={**body, "v": k % 4}).status_code for k in range(rooms.VOTER_RATE[0] + 1)]
+    assert got[:-1] == [200] * rooms.VOTER_RATE[0] and got[-1] == 429
+    assert c.post(ui_hall.ANSWER_PATH, json={**body, "me": rooms.new_voter()}).status_code == 200   # another phone
+
+    def away(*a, **kw):
+        raise OSError("the store restarts")
+    monkeypatch.setattr(hall.store, "put_answer", away)
+    r = c.post(ui_hall.ANSWER_PATH, json={**body, "me": rooms.new_voter()})
+    assert (r.status_code, r.json()) == (503, {"error": text.get("zh", "err.hall_store")})
