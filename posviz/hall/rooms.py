@@ -198,6 +198,14 @@ class Hall:
         return {k: v for k, v in room.items() if k != "key_hash"}
 
     @_reaching_store
+    def version(self, code):
+        """The version of live room `code` (typed any way; it moves when the lecturer asks, reveals or closes),
+        None when there is no such room: what a student's phone polls (posviz/ui/routes.py)."""
+        c = normal_code(code)
+        room = self.store.room(c, now=self.clock()) if c else None
+        return None if room is None else room["version"]
+
+    @_reaching_store
     def answer(self, code, voter, question, value):
         """`voter` answers `question` in room `code` -> "new" or "changed" (the store's word); HallError when
         the room is gone, the question is not open, the answer is not one, or a rate limit is reached."""

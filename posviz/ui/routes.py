@@ -10,7 +10,7 @@ route if this one is not served.
 
 A student's phone asks every few seconds whether the lecturer asked or revealed since its page was drawn
 (posviz/ui/hall.py: `_watch`). As a Streamlit fragment with run_every, every such look was a script run of its own
-(~2.4 ms of server CPU: a hall of 300 phones idle cost a third of a core); here it is one read of the store. A
+(~2.4 ms of server CPU: 300 idle phones cost a sixth of a core); here it is one read of the store. A
 student's answer was a fragment run too (4-6 ms of CPU, most of it Streamlit's: a script thread, the new-session
 message, the sends); here it is the store's write and the rules of posviz.hall.rooms, nothing else.
 """
@@ -55,20 +55,12 @@ async def plotly_js(request):
                     headers={**_HEADERS, **({"Content-Encoding": "gzip"} if zipped else {})})
 
 
-def _room_version(code):
-    """The version of live room `code` (a normal code), None when there is no such room (gone, expired)."""
-    h = the_hall()
-    room = h.store.room(code, now=h.clock())
-    return None if room is None else room["version"]
-
-
 async def hall_version(request):
     """GET VERSION_PATH?room=<code> -> {"version": n} of a live room, {"version": null} for no room (a code
     that is none is not looked up); 503 while the store is out of reach (the phone asks again). Never cached."""
-    code = rooms.normal_code(request.query_params.get("room", ""))
     try:
-        version = None if code is None else await run_in_threadpool(_room_version, code)
-    except Exception:     # the store away for a moment (a Redis restart): the next look asks again
+        version = await run_in_threadpool(the_hall().version, request.query_params.get("room", ""))
+    except rooms.HallError:     # the store away for a moment (a Redis restart): the next look asks again
         return JSONResponse({"version": None}, status_code=503, headers={"Cache-Control": "no-store"})
     return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
 
