@@ -3,8 +3,8 @@
 Run:  streamlit run app.py
 
 `streamlit run` finds `app` below, an st.App, and serves it: Streamlit's server with posviz's own routes
-(posviz.ui.routes: plotly.js under a URL the browser keeps). For each visitor Streamlit then runs this same file as
-the page script, where __name__ is "__main__": the pages.
+(posviz.ui.routes: plotly.js under a URL the browser keeps; the hall's answers and room versions). For each
+visitor Streamlit then runs this same file as the page script, where __name__ is "__main__": the pages.
 """
 import streamlit as st
 import torch

@@ -329,7 +329,7 @@ def _answerer():
 def _answer_box(code, qid, voter):
     """The student's answer box: the choices or a number, sent to posviz's route (assets/hall_answer.js; no script
     run per answer) and acknowledged once the store holds it; the answer the store holds shown on a reload. Its
-    phone-sized targets: assets/frame.css, .st-key-hall_answer."""
+    phone-sized targets: assets/frame.css, .posviz-hall-answer."""
     mine = None
     try:
         mine = the_hall().answer_of(code, qid, voter)
